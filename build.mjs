@@ -1,0 +1,151 @@
+// Builds the console into dist/: code-split ESM with hashed names and relative URLs, a size table
+// per chunk (raw, gzip, brotli), and a failing exit when a budget of DESIGN.md §6 is exceeded.
+// `--watch` rebuilds on change with preact/debug; `--if-needed` skips when dist/ is up to date.
+import * as esbuild from 'esbuild';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const web = path.join(root, 'web');
+const out = path.join(root, 'dist');
+const args = new Set(process.argv.slice(2));
+const watch = args.has('--watch');
+
+/** Budgets in gzip bytes (DESIGN.md §6). */
+export const BUDGETS = { login: 45 * 1024, lazyChunk: 30 * 1024, total: 320 * 1024 };
+/** Chunks exempt from the per-chunk budget: the MQTT client library. */
+const EXEMPT = [/node_modules[\\/]mqtt[\\/]/];
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function upToDate() {
+  const stamp = path.join(out, 'index.html');
+  if (!existsSync(stamp)) return false;
+  const sources = Math.max(newestMtime(web), ...['build.mjs', 'package-lock.json'].map((f) => statSync(path.join(root, f)).mtimeMs));
+  return statSync(stamp).mtimeMs >= sources;
+}
+
+const options = {
+  absWorkingDir: root,
+  entryPoints: { main: 'web/main.tsx' },
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  target: 'es2022',
+  outdir: out,
+  entryNames: '[name]-[hash]',
+  chunkNames: 'chunks/[name]-[hash]',
+  assetNames: 'assets/[name]-[hash]',
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  minify: !watch,
+  sourcemap: watch ? 'linked' : false,
+  metafile: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  alias: {
+    react: 'preact/compat',
+    'react-dom': 'preact/compat',
+    'react/jsx-runtime': 'preact/jsx-runtime',
+    'use-sync-external-store/shim/index.js': path.join(web, 'shims/use-sync-external-store.js'),
+  },
+  define: {
+    'process.env.NODE_ENV': JSON.stringify(watch ? 'development' : 'production'),
+    'import.meta.env': JSON.stringify({ MODE: watch ? 'development' : 'production' }),
+  },
+  plugins: [
+    {
+      name: 'html',
+      setup(build) {
+        build.onEnd((result) => {
+          if (result.errors.length === 0) writeHtml(result.metafile);
+        });
+      },
+    },
+  ],
+};
+
+function writeHtml(metafile) {
+  const outputs = Object.entries(metafile.outputs);
+  const rel = (file) => path.relative(out, path.join(root, file)).split(path.sep).join('/');
+  const entry = outputs.find(([, o]) => o.entryPoint === 'web/main.tsx');
+  const css = outputs.filter(([file]) => file.endsWith('.css')).map(([file]) => file);
+  const html = readFileSync(path.join(web, 'index.html'), 'utf8')
+    .replace('<!--styles-->', css.map((file) => `<link rel="stylesheet" href="./${rel(file)}">`).join('\n  '))
+    .replace('<!--scripts-->', `<script type="module" src="./${rel(entry[0])}"></script>`);
+  writeFileSync(path.join(out, 'index.html'), html);
+  copyFileSync(path.join(web, 'favicon.svg'), path.join(out, 'favicon.svg'));
+}
+
+const kb = (n) => (n / 1024).toFixed(1).padStart(7);
+
+/** Measures every output, prints the table, and returns the list of budget breaches. */
+export function report(metafile) {
+  const outputs = metafile.outputs;
+  const sizes = {};
+  for (const file of Object.keys(outputs)) {
+    if (file.endsWith('.map')) continue;
+    const data = readFileSync(path.join(root, file));
+    sizes[file] = {
+      raw: data.length,
+      gzip: gzipSync(data, { level: 9 }).length,
+      brotli: brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+    };
+  }
+  const entry = Object.keys(outputs).find((f) => outputs[f].entryPoint === 'web/main.tsx');
+  // What the login page needs: the entry, its static imports (transitively) and the CSS.
+  const login = new Set([entry]);
+  for (const file of login) {
+    for (const imp of outputs[file].imports) if (imp.kind === 'import-statement') login.add(imp.path);
+    if (outputs[file].cssBundle) login.add(outputs[file].cssBundle);
+  }
+  const exempt = (file) => Object.keys(outputs[file].inputs).some((input) => EXEMPT.some((re) => re.test(input)));
+  const rows = Object.entries(sizes).sort((a, b) => b[1].gzip - a[1].gzip);
+  console.log(`\n${'file'.padEnd(48)}${'raw KB'.padStart(9)}${'gzip KB'.padStart(9)}${'br KB'.padStart(9)}`);
+  for (const [file, s] of rows) {
+    const mark = login.has(file) ? ' (login)' : exempt(file) ? ' (exempt)' : '';
+    console.log(`${(path.relative('dist', file) + mark).padEnd(48)}${kb(s.raw)}  ${kb(s.gzip)}  ${kb(s.brotli)}`);
+  }
+  const sum = (files) => files.reduce((n, f) => n + (sizes[f]?.gzip ?? 0), 0);
+  const loginGzip = sum([...login]);
+  const total = sum(Object.keys(sizes));
+  const lazy = Object.keys(sizes).filter((f) => !login.has(f) && f.endsWith('.js') && !exempt(f));
+  const largest = lazy.reduce((best, f) => (sizes[f].gzip > (sizes[best]?.gzip ?? -1) ? f : best), '');
+  console.log(`\nlogin page JS+CSS gzip ${kb(loginGzip)} KB (budget ${BUDGETS.login / 1024} KB)`);
+  console.log(`largest lazy chunk gzip ${kb(sizes[largest]?.gzip ?? 0)} KB (budget ${BUDGETS.lazyChunk / 1024} KB)${largest ? ' ' + path.relative('dist', largest) : ''}`);
+  console.log(`all chunks gzip         ${kb(total)} KB (budget ${BUDGETS.total / 1024} KB)`);
+  const breaches = [];
+  if (loginGzip > BUDGETS.login) breaches.push(`login page ${kb(loginGzip)} KB > ${BUDGETS.login / 1024} KB`);
+  if ((sizes[largest]?.gzip ?? 0) > BUDGETS.lazyChunk) breaches.push(`chunk ${largest} > ${BUDGETS.lazyChunk / 1024} KB`);
+  if (total > BUDGETS.total) breaches.push(`total ${kb(total)} KB > ${BUDGETS.total / 1024} KB`);
+  return breaches;
+}
+
+if (watch) {
+  options.entryPoints = { main: 'web/main.tsx' };
+  const ctx = await esbuild.context(options);
+  await ctx.watch();
+  console.log('watching web/ … (dist/ is rebuilt on change; run the simulator beside it)');
+} else if (args.has('--if-needed') && upToDate()) {
+  console.log('dist/ is up to date');
+} else {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const result = await esbuild.build(options);
+  const breaches = report(result.metafile);
+  writeFileSync(path.join(out, 'build.json'), JSON.stringify({ hash: createHash('sha256').update(JSON.stringify(Object.keys(result.metafile.outputs))).digest('hex').slice(0, 12) }));
+  if (breaches.length) {
+    console.error(`\nsize budget exceeded:\n  ${breaches.join('\n  ')}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,42 @@
+// Builds the Aedes broker with the simulator's hooks and returns the one entry point for new
+// connections (TCP sockets and WebSocket streams), which also starts byte and packet counting.
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { Aedes } from 'aedes';
+import type { Store } from '../store/index.ts';
+import { installConnect } from './connect.ts';
+import { installMetrics, tapPackets } from './metrics.ts';
+import { installSessions } from './sessions.ts';
+
+// Each installer adds one concern's hooks and listeners; later modules (authn, authz, banned,
+// rewrite, rule engine tap …) join this table.
+const INSTALLERS = [installConnect, installSessions, installMetrics];
+
+export interface MqttBroker {
+  aedes: Aedes;
+  /** Serves one MQTT connection: a TCP socket, or a WebSocket stream with its upgrade request. */
+  accept(stream: Duplex, req?: IncomingMessage): void;
+  /** Closes every client and the broker. */
+  close(): Promise<void>;
+}
+
+export async function createBroker(store: Store): Promise<MqttBroker> {
+  const aedes = await Aedes.createBroker({ id: store.cluster.self });
+  for (const install of INSTALLERS) install(aedes, store);
+  return {
+    aedes,
+    accept(stream, req) {
+      store.mqtt.trackSocket((req ? req.socket : stream) as Socket);
+      tapPackets(aedes.handle(stream, req), store.mqtt.metrics);
+    },
+    close() {
+      return new Promise<void>((resolve) => {
+        aedes.close(() => {
+          for (const socket of store.mqtt.openSockets()) socket.destroy();
+          resolve();
+        });
+      });
+    },
+  };
+}

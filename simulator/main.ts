@@ -1,0 +1,177 @@
+// The only part of the simulator that listens: console and API on the HTTP port, MQTT over TCP,
+// and MQTT over WebSocket at /mqtt on the ws port (and on the HTTP port). Run as a program it
+// parses the flags of DESIGN.md §2 and prints the chosen ports as one JSON line on stdout;
+// everything else it says goes to stderr.
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { buildApp, type SimOptions } from './app.ts';
+import { createMqttWebSocket } from './broker/websocket.ts';
+
+export interface StartFlags {
+  host?: string;
+  httpPort?: number;
+  mqttPort?: number;
+  wsPort?: number;
+  /** null keeps all state in memory. */
+  dataDir?: string | null;
+  seed?: 'demo' | 'empty';
+  nodes?: number;
+  logger?: FastifyServerOptions['logger'];
+  /** Any other buildApp option (clock, timings, staticDir …). */
+  app?: Omit<SimOptions, 'dataDir' | 'seed' | 'nodes' | 'logger'>;
+}
+
+export interface Started {
+  ports: { http: number; mqtt: number; ws: number };
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+function listen(server: net.Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function closeServer(server: net.Server): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) resolve();
+    else server.close(() => resolve());
+  });
+}
+
+/** Builds the app and starts all three listeners; port 0 picks a free port. */
+export async function start(flags: StartFlags = {}): Promise<Started> {
+  const host = flags.host ?? '127.0.0.1';
+  const app = await buildApp({
+    ...flags.app,
+    dataDir: flags.dataDir === undefined ? './data' : flags.dataDir,
+    seed: flags.seed ?? 'demo',
+    nodes: flags.nodes ?? 3,
+    logger: flags.logger ?? false,
+  });
+
+  const mqttWs = createMqttWebSocket((stream, req) => app.acceptMqtt(stream, req));
+  app.server.on('upgrade', mqttWs.handleUpgrade);
+
+  const tcp = net.createServer((socket) => {
+    socket.setNoDelay(true);
+    app.acceptMqtt(socket);
+  });
+  // EMQX's ws listener answers plain HTTP on its port with nothing useful either.
+  const wsHttp = http.createServer((_req, res) => {
+    res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' });
+    res.end('426 - Upgrade Required');
+  });
+  wsHttp.on('upgrade', mqttWs.handleUpgrade);
+
+  try {
+    await app.listen({ port: flags.httpPort ?? 18083, host });
+    const ports = {
+      http: (app.server.address() as AddressInfo).port,
+      mqtt: await listen(tcp, flags.mqttPort ?? 1883, host),
+      ws: await listen(wsHttp, flags.wsPort ?? 8083, host),
+    };
+    let closing: Promise<void> | null = null;
+    const close = () => {
+      closing ??= (async () => {
+        mqttWs.close();
+        const servers = Promise.all([closeServer(tcp), closeServer(wsHttp)]);
+        await app.close();
+        wsHttp.closeAllConnections();
+        await servers;
+      })();
+      return closing;
+    };
+    return { ports, app, close };
+  } catch (err) {
+    mqttWs.close();
+    await Promise.all([closeServer(tcp), closeServer(wsHttp)]);
+    await app.close();
+    throw err;
+  }
+}
+
+const USAGE = `Usage: node --import tsx/esm simulator/main.ts [flags]
+  --host H          bind address (default 127.0.0.1)
+  --http-port N     console and API (default 18083; 0 = any free port)
+  --mqtt-port N     MQTT over TCP (default 1883)
+  --ws-port N       MQTT over WebSocket at /mqtt (default 8083)
+  --data-dir DIR    persistent state (default ./data)
+  --seed demo|empty demo data or none (default demo)
+  --nodes N         simulated cluster size (default 3)
+  --log-level L     fatal|error|warn|info|debug (default info)`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function port(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) fail(`${flag}: not a port: ${value}`);
+  return n;
+}
+
+/** Parses the command line flags; the last occurrence of a flag wins. */
+export function parseFlags(argv: readonly string[]): StartFlags & { logLevel: string } {
+  const flags: StartFlags & { logLevel: string } = { logLevel: 'info' };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    if (flag === '--help' || flag === '-h') {
+      process.stdout.write(`${USAGE}\n`);
+      process.exit(0);
+    }
+    const value = argv[++i];
+    if (value === undefined) fail(`${flag}: missing value`);
+    switch (flag) {
+      case '--host': flags.host = value; break;
+      case '--http-port': flags.httpPort = port(value, flag); break;
+      case '--mqtt-port': flags.mqttPort = port(value, flag); break;
+      case '--ws-port': flags.wsPort = port(value, flag); break;
+      case '--data-dir': flags.dataDir = value; break;
+      case '--seed':
+        if (value !== 'demo' && value !== 'empty') fail(`--seed: expected demo or empty, got ${value}`);
+        flags.seed = value;
+        break;
+      case '--nodes': {
+        const n = Number(value);
+        if (!Number.isInteger(n) || n < 1 || n > 64) fail(`--nodes: expected 1..64, got ${value}`);
+        flags.nodes = n;
+        break;
+      }
+      case '--log-level': flags.logLevel = value; break;
+      default: fail(`unknown flag ${flag}`);
+    }
+  }
+  return flags;
+}
+
+async function main(): Promise<void> {
+  const { logLevel, ...flags } = parseFlags(process.argv.slice(2));
+  // Request logs carry method, URL and status only: never bodies, passwords or tokens (S4).
+  const started = await start({ ...flags, logger: { level: logLevel, stream: process.stderr } });
+  process.stdout.write(`${JSON.stringify(started.ports)}\n`);
+  const stop = (signal: string) => {
+    process.stderr.write(`${signal}: shutting down\n`);
+    // A hung close must not keep the process alive forever.
+    setTimeout(() => process.exit(1), 5000).unref();
+    started.close().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`simulator failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,90 @@
+// Turns every failure into the EMQX error body `{code, message}` (emqx-api-part1 §2.1): schema
+// and JSON errors become 400 BAD_REQUEST, unknown paths 404, anything unexpected a generic 500.
+// It never puts a stack trace, a file path or a request body into a response (security.md S17).
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** An error a handler or the store throws on purpose; the error handler sends it as it is. */
+export class ApiError extends Error {
+  readonly statusCode: number;
+  readonly code: string;
+  readonly headers: Record<string, string>;
+
+  constructor(statusCode: number, code: string, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.statusCode = statusCode;
+    this.code = code;
+    this.headers = headers;
+  }
+}
+
+/** Shorthand for `new ApiError(...)` so handlers read as one line. */
+export function apiError(statusCode: number, code: string, message: string, headers?: Record<string, string>): ApiError {
+  return new ApiError(statusCode, code, message, headers);
+}
+
+/** True for paths of the management API (everything under /api/v5). */
+export function isApiPath(url: string): boolean {
+  return url === '/api/v5' || url.startsWith('/api/v5/') || url.startsWith('/api/v5?');
+}
+
+// Fastify's own client errors and the EMQX code each one maps to.
+const FASTIFY_CODES: Record<string, { code: string; message?: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'BAD_REQUEST', message: 'Invalid json message received' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'BAD_REQUEST', message: 'Invalid json message received' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported media type' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'BAD_REQUEST', message: 'Invalid content length' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
+};
+
+// Generic codes by status for any other client error Fastify raises.
+const STATUS_CODES: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+};
+
+function handleError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply): void {
+  if (error instanceof ApiError) {
+    reply.code(error.statusCode).headers(error.headers).send({ code: error.code, message: error.message });
+    return;
+  }
+  // Schema validation: Fastify's message already names the part and field, e.g.
+  // "body/username must NOT have more than 100 characters"; it never echoes the value.
+  if ((error as FastifyError).validation) {
+    reply.code(400).send({ code: 'BAD_REQUEST', message: error.message });
+    return;
+  }
+  const status = (error as FastifyError).statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const known = FASTIFY_CODES[(error as FastifyError).code ?? ''];
+    reply.code(status).send({
+      code: known?.code ?? STATUS_CODES[status] ?? 'BAD_REQUEST',
+      message: known?.message ?? error.message,
+    });
+    return;
+  }
+  // A crash: log it on the server, answer with nothing the client could learn from (S17).
+  request.log.error({ err: error, url: request.routeOptions.url }, 'request failed');
+  reply.code(500).send({ code: 'INTERNAL_ERROR', message: 'Internal error' });
+}
+
+function handleNotFound(request: FastifyRequest, reply: FastifyReply): void {
+  // EMQX answers unknown paths by the Accept header: JSON body for API clients, plain text else.
+  const accept = String(request.headers.accept ?? '');
+  if (isApiPath(request.url) || accept.includes('json')) {
+    reply.code(404).send({ code: 'NOT_FOUND', message: 'Request Path Not Found' });
+    return;
+  }
+  reply.code(404).type('text/plain; charset=utf-8').send('404 - NOT FOUND');
+}
+
+/** Installs the error and not-found handlers on the root instance. */
+export function errorsPlugin(app: FastifyInstance): void {
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler(handleNotFound);
+}

@@ -1,0 +1,180 @@
+// The simulated cluster of GET /nodes, /stats and /metrics (emqx_mgmt_api_nodes, emqx_mgmt.erl):
+// node 1 is this process with its real uptime, memory, load and MQTT counts; the other nodes come
+// from fixtures/nodes.json and carry no live clients, since no real client is connected to them.
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import type { Clock } from '../plugins/clock.ts';
+import { CLUSTER_WIDE_STATS, STATS_NAMES, zeroMetrics, zeroStats, type Metrics, type Stats } from './metrics.ts';
+import type { MqttState } from './mqtt.ts';
+
+/** The broker version the simulator reports everywhere (login, nodes, status). */
+export const EMQX_VERSION = '5.5.1';
+
+export interface NodeInfo {
+  node: string;
+  node_status: 'running' | 'stopped';
+  version: string;
+  edition: string;
+  role: 'core' | 'replicant';
+  uptime: number;
+  connections: number;
+  live_connections: number;
+  cluster_sessions: number;
+  load1: number;
+  load5: number;
+  load15: number;
+  max_fds: number;
+  memory_total: string;
+  memory_used: string;
+  process_available: number;
+  process_used: number;
+  otp_release: string;
+  sys_path: string;
+  log_path: string;
+}
+
+const FIXTURE = new URL('../../fixtures/nodes.json', import.meta.url);
+
+/** EMQX prints memory as `512.00M`, `1.50G`, or a plain byte count below 1 KiB. */
+export function humanBytes(bytes: number): string {
+  const units = ['K', 'M', 'G', 'T'];
+  let value = bytes;
+  let unit = '';
+  for (const next of units) {
+    if (value < 1024) break;
+    value /= 1024;
+    unit = next;
+  }
+  return unit ? `${value.toFixed(2)}${unit}` : String(bytes);
+}
+
+function readMaxFds(): number {
+  try {
+    const limits = readFileSync('/proc/self/limits', 'utf8');
+    const soft = /^Max open files\s+(\d+)/m.exec(limits)?.[1];
+    if (soft) return Number(soft);
+  } catch {
+    // Not Linux: fall back to the common default below.
+  }
+  return 1024;
+}
+
+function round2(n: number): number {
+  return Math.round(n * 100) / 100;
+}
+
+export class Cluster {
+  /** This process's node name. */
+  readonly self = 'emqx@node1';
+  private readonly others: NodeInfo[];
+  private readonly startedAt: number;
+  private readonly maxFds = readMaxFds();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly mqtt: MqttState,
+    nodeCount: number,
+  ) {
+    this.startedAt = clock.now();
+    const templates = JSON.parse(readFileSync(FIXTURE, 'utf8')) as NodeInfo[];
+    // More nodes than fixtures: reuse the fixtures in turn under the next node names.
+    this.others = Array.from({ length: Math.max(0, nodeCount - 1) }, (_, i) => ({
+      ...templates[i % templates.length],
+      node: `emqx@node${i + 2}`,
+    }));
+  }
+
+  names(): string[] {
+    return [this.self, ...this.others.map((n) => n.node)];
+  }
+
+  has(node: string): boolean {
+    return node === this.self || this.others.some((n) => n.node === node);
+  }
+
+  private selfInfo(): NodeInfo {
+    const [load1, load5, load15] = os.loadavg();
+    const total = os.totalmem();
+    const sessions = this.mqtt.sessions.size;
+    const live = this.mqtt.liveConnections;
+    return {
+      node: this.self,
+      node_status: 'running',
+      version: EMQX_VERSION,
+      edition: 'Opensource',
+      role: 'core',
+      uptime: this.clock.now() - this.startedAt,
+      connections: sessions,
+      live_connections: live,
+      cluster_sessions: sessions,
+      load1: round2(load1),
+      load5: round2(load5),
+      load15: round2(load15),
+      max_fds: this.maxFds,
+      memory_total: humanBytes(total),
+      memory_used: humanBytes(total - os.freemem()),
+      process_available: 2097152,
+      // EMQX runs about two Erlang processes per connection (connection and session) on top of
+      // a base set; Node has no equivalent, so this mirrors that shape.
+      process_used: 480 + 2 * live,
+      otp_release: '25.3.2-2/13.2.2.5',
+      sys_path: process.cwd(),
+      log_path: 'log.file.enable is false, not logging to file.',
+    };
+  }
+
+  /** nodeInfo of one node, or null when the cluster has no such node. */
+  info(node: string): NodeInfo | null {
+    if (node === this.self) return this.selfInfo();
+    const other = this.others.find((n) => n.node === node);
+    if (!other) return null;
+    // Fixture uptime is the uptime at simulator start; it keeps counting from there.
+    return { ...other, uptime: other.uptime + (this.clock.now() - this.startedAt) };
+  }
+
+  all(): NodeInfo[] {
+    return this.names().map((name) => this.info(name) as NodeInfo);
+  }
+
+  stats(node: string): Stats | null {
+    if (node === this.self) return this.mqtt.stats();
+    if (!this.has(node)) return null;
+    // Other nodes hold no clients; cluster-wide gauges are the same on every node.
+    const own = this.mqtt.stats();
+    const stats = zeroStats();
+    for (const name of CLUSTER_WIDE_STATS) {
+      stats[`${name}.count`] = own[`${name}.count`];
+      stats[`${name}.max`] = own[`${name}.max`];
+    }
+    return stats;
+  }
+
+  metrics(node: string): Metrics | null {
+    if (node === this.self) return this.mqtt.snapshotMetrics();
+    return this.has(node) ? zeroMetrics() : null;
+  }
+
+  /** Stats summed over running nodes, cluster-wide gauges taken once (§5.2). */
+  aggregateStats(): Stats {
+    const perNode = this.names().map((n) => this.stats(n) as Stats);
+    const result: Stats = {};
+    for (const name of STATS_NAMES) {
+      for (const suffix of ['count', 'max']) {
+        const key = `${name}.${suffix}`;
+        result[key] = CLUSTER_WIDE_STATS.has(name)
+          ? perNode[0][key]
+          : perNode.reduce((sum, s) => sum + s[key], 0);
+      }
+    }
+    return result;
+  }
+
+  aggregateMetrics(): Metrics {
+    const result = zeroMetrics();
+    for (const name of this.names()) {
+      const metrics = this.metrics(name) as Metrics;
+      for (const key of Object.keys(result) as (keyof Metrics)[]) result[key] += metrics[key];
+    }
+    return result;
+  }
+}

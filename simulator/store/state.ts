@@ -1,0 +1,32 @@
+// The shape of the persisted configuration state (what survives a restart) and its empty value.
+// Live state (connections, counters, tokens) is deliberately not here: it is not persisted.
+
+/** A dashboard user as stored; `password_hash` never leaves the store. */
+export interface UserRecord {
+  username: string;
+  description: string;
+  password_hash: string;
+  created_at: number;
+}
+
+/** An API key as stored; only the hash of its secret is kept (security.md S6). */
+export interface ApiKeyRecord {
+  name: string;
+  api_key: string;
+  secret_hash: string;
+  desc: string;
+  enable: boolean;
+  /** Epoch ms, or null for "infinity". */
+  expired_at: number | null;
+  created_at: number;
+}
+
+export interface PersistedState {
+  users: UserRecord[];
+  api_keys: ApiKeyRecord[];
+}
+
+/** A state with nothing configured; loaded files are merged over it so new keys get defaults. */
+export function emptyState(): PersistedState {
+  return { users: [], api_keys: [] };
+}

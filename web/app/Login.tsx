@@ -1,0 +1,104 @@
+/**
+ * The login page: username and password, the forgot-password hint, inline errors for bad
+ * credentials and lockout, then the default-password prompt with Skip (spec part1 §2) for a
+ * reserved user logged in with `public`. Returns to the page in `?to=` afterwards.
+ */
+import { useEffect, useState } from 'react';
+import { useSnapshot } from 'valtio';
+import { ApiError } from '../lib/api.ts';
+import { handleError } from '../lib/errors.ts';
+import { t, type Locale } from '../lib/i18n.ts';
+import { navigate } from '../lib/navigation.ts';
+import { changePassword, DEFAULT_PASSWORD, login, session } from '../lib/session.ts';
+import { settings, updateSettings } from '../lib/settings.ts';
+import { toast } from '../lib/toasts.ts';
+import { notSameAs, password, passwordRequired, sameAs, usernameRequired } from '../lib/validators.ts';
+import { Form } from '../ui/Form.tsx';
+import type { FieldDecl } from '../ui/resource.ts';
+
+const loginFields: FieldDecl[] = [
+  { name: 'username', label: 'login.username', rules: [usernameRequired], autoComplete: 'username' },
+  { name: 'password', label: 'login.password', kind: 'password', rules: [passwordRequired], autoComplete: 'current-password' },
+];
+
+const changeFields: FieldDecl[] = [
+  { name: 'new_pwd', label: 'login.newPassword', kind: 'password', rules: [passwordRequired, password, notSameAs('old_pwd')] },
+  { name: 'confirm_pwd', label: 'login.confirmPassword', kind: 'password', rules: [passwordRequired, sameAs('new_pwd')] },
+];
+
+/** Where to go after login: `?to=` when it is an in-app path, else the overview. */
+function target(): string {
+  const to = new URLSearchParams(location.search).get('to') ?? '';
+  return to.startsWith('/') && !to.startsWith('//') && !to.startsWith('/login') ? to : '/dashboard/overview';
+}
+
+export function Login() {
+  const { token, username } = useSnapshot(session);
+  const { lang } = useSnapshot(settings);
+  const [phase, setPhase] = useState<'login' | 'change'>('login');
+  const [problem, setProblem] = useState('');
+
+  useEffect(() => {
+    if (token && phase === 'login') void navigate(target(), { replace: true });
+  }, []);
+
+  const onLogin = async (values: Record<string, unknown>) => {
+    setProblem('');
+    try {
+      const { promptPassword } = await login(String(values.username), String(values.password));
+      if (promptPassword) setPhase('change');
+      else await navigate(target(), { replace: true, force: true });
+    } catch (error) {
+      if (error instanceof ApiError && ['BAD_USERNAME_OR_PWD', 'LOGIN_LOCKED', 'TOO_MANY_REQUESTS'].includes(error.code)) {
+        setProblem(t(`errors.${error.code}`));
+      } else {
+        handleError(error);
+      }
+    }
+  };
+
+  const onChange = async (values: Record<string, unknown>) => {
+    const next = String(values.new_pwd);
+    await changePassword(username, DEFAULT_PASSWORD, next);
+    // The server revokes every token of the user on a password change: log in again.
+    await login(username, next);
+    toast(t('login.passwordChanged'));
+    await navigate(target(), { replace: true, force: true });
+  };
+
+  return (
+    <main class="login-page">
+      <select class="login-lang" aria-label="Language / 语言" value={lang}
+        onChange={(e) => updateSettings({ lang: (e.target as HTMLSelectElement).value as Locale })}>
+        <option value="zh">中文</option>
+        <option value="en">English</option>
+      </select>
+      <article class="login-card">
+        <header>
+          <h1>EMQX</h1>
+          <p class="muted">{t(phase === 'login' ? 'login.subtitle' : 'login.changeHint')}</p>
+        </header>
+        {phase === 'login' ? (
+          <Form fields={loginFields} submitText={t('login.submit')} onSubmit={onLogin} test="login-form">
+            {problem && <p class="field-error" role="alert" data-test="login-error">{problem}</p>}
+            <details class="forgot">
+              <summary>{t('login.forgot')}</summary>
+              <small>{t('login.forgotHint')}</small>
+            </details>
+          </Form>
+        ) : (
+          <>
+            <h2>{t('login.changeTitle')}</h2>
+            <Form fields={changeFields} initial={{ old_pwd: DEFAULT_PASSWORD }} submitText={t('common.confirm')}
+              onSubmit={onChange} test="change-password-form">
+              <button type="button" class="secondary outline skip" data-test="login-skip"
+                onClick={() => navigate(target(), { replace: true, force: true })}>
+                {t('login.skip')}
+              </button>
+            </Form>
+          </>
+        )}
+      </article>
+    </main>
+  );
+}

@@ -1,0 +1,49 @@
+/**
+ * The route table, menu and breadcrumbs, all derived from the features' declarations
+ * (DESIGN.md §3): the shell never lists a screen by hand.
+ */
+import { lazy } from 'react';
+import { features } from '../features/index.ts';
+import { MENU_GROUPS, withTimeout, type MenuGroup, type Screen } from '../lib/feature.ts';
+
+export const screens: Screen[] = features.flatMap((f) => f.screens);
+export const redirects: Record<string, string> = Object.assign({ '/': '/dashboard' }, ...features.map((f) => f.redirects ?? {}));
+
+/** Lazy components, created once per screen so a chunk loads on first entry only. */
+export const components = new Map(screens.map((s) => [s.path, lazy(() => withTimeout(s.load))]));
+
+export interface MenuSection {
+  group: MenuGroup;
+  items: Screen[];
+}
+
+/** Menu groups in specification order, each with its visible screens; empty groups are left out. */
+export function menu(): MenuSection[] {
+  return MENU_GROUPS.map((group) => ({
+    group,
+    items: screens.filter((s) => s.menu?.group === group).sort((a, b) => a.menu!.order - b.menu!.order),
+  })).filter((section) => section.items.length > 0);
+}
+
+/** Whether `path` is a declared screen (used to link only to screens that exist). */
+export function hasScreen(path: string) {
+  return screens.some((s) => s.path === path);
+}
+
+function matches(pattern: string, path: string) {
+  const re = new RegExp('^' + pattern.replace(/:[^/]+/g, '[^/]+') + '/?$');
+  return re.test(path);
+}
+
+/** The screen shown at `path`, if any. */
+export function screenAt(path: string): Screen | undefined {
+  return screens.find((s) => matches(s.path, path));
+}
+
+/** Breadcrumb chain for `path`: the menu group, then parents, then the screen itself. */
+export function breadcrumbs(path: string): { title: string; path?: string }[] {
+  const chain: Screen[] = [];
+  for (let s = screenAt(path); s; s = s.parent ? screens.find((p) => p.path === s!.parent) : undefined) chain.unshift(s);
+  const group = chain[0]?.menu?.group;
+  return [...(group ? [{ title: `menu.${group}` }] : []), ...chain.map((s, i) => ({ title: s.title, path: i < chain.length - 1 ? s.path : undefined }))];
+}

@@ -1,0 +1,6 @@
+/** Every feature of the console; the shell builds routes and menu from this list. */
+import type { Feature } from '../lib/feature.ts';
+import { monitoring } from './monitoring/index.ts';
+import { system } from './system/index.ts';
+
+export const features: Feature[] = [monitoring, system];

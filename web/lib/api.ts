@@ -1,0 +1,129 @@
+/**
+ * The only door to the broker's REST API (`api/v5`, relative to the page so the console works under
+ * any base path). It adds the Bearer token, drops empty params, honours AbortSignal, tracks requests
+ * so they can all be cancelled, and turns every failure into one `ApiError`. It does not show
+ * anything: screens pass errors to `handleError` in `errors.ts`.
+ */
+import redaxios from 'redaxios';
+
+export const API_BASE = 'api/v5';
+/** EMQX's dashboard gives up on a request after 20 s; we do the same. */
+export const REQUEST_TIMEOUT_MS = 20_000;
+
+/** One failure shape for everything: HTTP status (0 when no response), EMQX code and message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly body?: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export type Params = Record<string, unknown>;
+export interface RequestOptions {
+  params?: Params;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  responseType?: 'json' | 'text' | 'blob';
+  /** Called with the response headers, e.g. to read content-disposition. */
+  onHeaders?: (headers: Headers) => void;
+}
+
+let tokenSource: () => string | undefined = () => undefined;
+const pending = new Set<AbortController>();
+
+/** Tells the client where the current token comes from (the session store). */
+export function setTokenSource(source: () => string | undefined) {
+  tokenSource = source;
+}
+
+/** Aborts every request in flight, e.g. when the guard sends the user to login. */
+export function cancelAll() {
+  for (const controller of [...pending]) controller.abort();
+  pending.clear();
+}
+
+/** Number of requests in flight (for tests and the progress bar). */
+export function pendingCount() {
+  return pending.size;
+}
+
+/**
+ * Serialises params without empty values (undefined, null, '' and empty arrays); arrays repeat
+ * the key (`clientid=a&clientid=b`) as EMQX 5.6+ expects. redaxios would send "undefined".
+ */
+export function serializeParams(params: Params = {}): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) {
+      if (item === undefined || item === null || item === '') continue;
+      search.append(key, String(item));
+    }
+  }
+  return search.toString();
+}
+
+function toError(response: unknown): ApiError {
+  if (response instanceof ApiError) return response;
+  if (response instanceof Error) return new ApiError(0, 'NETWORK_ERROR', 'Network Error');
+  const res = response as { status?: number; statusText?: string; data?: unknown };
+  const data = res.data as { code?: unknown; message?: unknown; reason_code?: unknown } | string | undefined;
+  if (data && typeof data === 'object') {
+    const code = typeof data.code === 'string' ? data.code : `HTTP_${res.status}`;
+    const message = typeof data.message === 'string' ? data.message : JSON.stringify(data.message ?? data);
+    return new ApiError(res.status ?? 0, code, message, data);
+  }
+  return new ApiError(res.status ?? 0, `HTTP_${res.status}`, (typeof data === 'string' && data) || res.statusText || '');
+}
+
+/** Sends one request and resolves with the parsed body; rejects with ApiError. */
+export async function request<T = unknown>(method: string, path: string, data?: unknown, options: RequestOptions = {}): Promise<T> {
+  const controller = new AbortController();
+  let reason: 'canceled' | 'timeout' = 'canceled';
+  const abort = () => controller.abort();
+  options.signal?.addEventListener('abort', abort);
+  if (options.signal?.aborted) controller.abort();
+  const timer = setTimeout(() => {
+    reason = 'timeout';
+    controller.abort();
+  }, REQUEST_TIMEOUT_MS);
+  pending.add(controller);
+  const token = tokenSource();
+  try {
+    const response = await redaxios.request({
+      url: `${API_BASE}/${path.replace(/^\//, '')}`,
+      method: method.toLowerCase() as 'get',
+      data: data as object,
+      params: options.params,
+      paramsSerializer: serializeParams,
+      responseType: options.responseType === 'blob' ? 'blob' : 'text',
+      headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...options.headers },
+      // redaxios does not forward `signal` (developit/redaxios#11): pass it through fetch.
+      fetch: (url: RequestInfo | URL, init?: RequestInit) => fetch(url, { ...init, signal: controller.signal }),
+    } as never);
+    const res = response as unknown as { data: T; headers: Headers };
+    options.onHeaders?.(res.headers);
+    return res.data === '' ? (undefined as T) : res.data;
+  } catch (failure) {
+    // ECONNABORTED is the code the specification recognises for both abort and time-out.
+    if (controller.signal.aborted) throw new ApiError(0, 'ECONNABORTED', reason);
+    throw toError(failure);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', abort);
+    pending.delete(controller);
+  }
+}
+
+/** Verb helpers: `api.get('/users')`, `api.post('/users', body)`. */
+export const api = {
+  get: <T = unknown>(path: string, options?: RequestOptions) => request<T>('GET', path, undefined, options),
+  post: <T = unknown>(path: string, data?: unknown, options?: RequestOptions) => request<T>('POST', path, data ?? {}, options),
+  put: <T = unknown>(path: string, data?: unknown, options?: RequestOptions) => request<T>('PUT', path, data ?? {}, options),
+  del: <T = unknown>(path: string, options?: RequestOptions) => request<T>('DELETE', path, undefined, options),
+};

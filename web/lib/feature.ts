@@ -1,0 +1,38 @@
+/**
+ * What a feature declares: its screens (route, title, menu place, lazy chunk) and redirects.
+ * The shell builds the route table, the menu and the breadcrumbs from these alone.
+ */
+import type { ComponentType } from 'react';
+
+export type MenuGroup = 'monitoring' | 'management' | 'integration' | 'diagnose' | 'system';
+export const MENU_GROUPS: readonly MenuGroup[] = ['monitoring', 'management', 'integration', 'diagnose', 'system'];
+
+export interface Screen {
+  /** wouter pattern, e.g. `/users` or `/dashboard/nodes/:node`. */
+  path: string;
+  /** i18n key of the title (menu, breadcrumb, page heading). */
+  title: string;
+  /** The screen's chunk: `() => import('./UsersPage.tsx')`. */
+  load: () => Promise<{ default: ComponentType<any> }>;
+  /** Where it stands in the menu; absent for hidden screens such as details. */
+  menu?: { group: MenuGroup; order: number };
+  /** Path of the parent screen for the breadcrumb. */
+  parent?: string;
+}
+
+export interface Feature {
+  screens: Screen[];
+  redirects?: Record<string, string>;
+}
+
+/** Loads a screen chunk, failing after 120 s (spec part1 §9: chunk load time-out 120000 ms). */
+export const CHUNK_TIMEOUT_MS = 120_000;
+export function withTimeout<T>(load: () => Promise<T>, ms = CHUNK_TIMEOUT_MS): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(Object.assign(new Error('chunk timeout'), { code: 'CHUNK_TIMEOUT' })), ms);
+    load().then(
+      (value) => (clearTimeout(timer), resolve(value)),
+      (error) => (clearTimeout(timer), reject(error)),
+    );
+  });
+}

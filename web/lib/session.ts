@@ -1,0 +1,72 @@
+/**
+ * The logged-in user as a valtio store with verbs: login, logout, password change and expiry.
+ * The token is kept encrypted in browser storage (`storage.ts`) and checked by the server on
+ * every request; this module never decides on its own that a token is valid.
+ */
+import { proxy } from 'valtio';
+import { api, cancelAll, setTokenSource } from './api.ts';
+import { clearUser, loadUser, readSettings, saveUser, writeSettings } from './storage.ts';
+
+/** Reserved user names whose default password `public` triggers the change prompt (spec §5). */
+export const RESERVED_USERS = ['admin', 'root', 'administrator'];
+export const DEFAULT_PASSWORD = 'public';
+
+export const session = proxy({
+  username: '',
+  token: '',
+  version: '',
+  edition: readSettings().edition ?? '',
+});
+setTokenSource(() => session.token || undefined);
+
+interface LoginResponse {
+  token: string;
+  version: string;
+  license?: { edition?: string };
+}
+
+/** Loads the stored user (if any) into the store; call once before the first render. */
+export async function restoreSession() {
+  const user = await loadUser();
+  if (user) Object.assign(session, { username: user.username, token: user.token, version: user.version ?? '' });
+}
+
+/**
+ * Logs in and stores the token; resolves `{ promptPassword }`, true after a reserved user logged
+ * in with the default password (the prompt is client side, as in EMQX 5.5).
+ */
+export async function login(username: string, password: string) {
+  const res = await api.post<LoginResponse>('/login', { username, password });
+  const edition = res.license?.edition ?? '';
+  Object.assign(session, { username, token: res.token, version: res.version, edition });
+  writeSettings({ edition });
+  await saveUser({ username, token: res.token, version: res.version });
+  return { promptPassword: password === DEFAULT_PASSWORD && RESERVED_USERS.includes(username) };
+}
+
+/** Forgets the user and edition and aborts every pending request (guard, expiry, logout). */
+export function clearSession() {
+  cancelAll();
+  Object.assign(session, { username: '', token: '', version: '', edition: '' });
+  clearUser();
+  writeSettings({ edition: undefined });
+}
+
+/** Logs out on the server (the token is destroyed there) and locally, even if the call fails. */
+export async function logout() {
+  try {
+    await api.post('/logout', { username: session.username });
+  } finally {
+    clearSession();
+  }
+}
+
+/** Changes a user's password; the server then revokes every token of that user. */
+export async function changePassword(username: string, oldPwd: string, newPwd: string) {
+  await api.post(`/users/${encodeURIComponent(username)}/change_pwd`, { old_pwd: oldPwd, new_pwd: newPwd });
+}
+
+/** Whether the edition is the enterprise one (spec §9: enterprise is numeric 1, else 2). */
+export function isEnterprise(edition = session.edition) {
+  return edition === 'ee' || edition === 'enterprise';
+}

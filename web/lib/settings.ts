@@ -1,0 +1,51 @@
+/**
+ * User settings (language, theme, follow the OS theme, left bar collapse) as a valtio store
+ * with verbs. Changing language or theme reloads the page (spec part1 §4), so nothing here
+ * has to re-render live; `applyTheme` runs once at start.
+ */
+import { proxy } from 'valtio';
+import { browserLocale, type Locale } from './i18n.ts';
+import { readSettings, writeSettings } from './storage.ts';
+
+export type Theme = 'light' | 'dark';
+
+const stored = readSettings();
+/** Defaults of spec part1 §9: zh for a zh browser, light theme, sync on, left bar collapsed. */
+export const settings = proxy({
+  lang: (stored.lang ?? browserLocale()) as Locale,
+  theme: (stored.theme ?? 'light') as Theme,
+  syncOsTheme: stored.syncOsTheme ?? true,
+  leftBarCollapse: stored.leftBarCollapse ?? true,
+});
+
+let reload = () => location.reload();
+/** Replaces the page reload (tests observe it instead of reloading happy-dom). */
+export function setReloader(fn: () => void) {
+  reload = fn;
+}
+
+/** The theme actually shown: the OS preference when syncing, else the chosen one. */
+export function effectiveTheme(): Theme {
+  if (settings.syncOsTheme && typeof matchMedia === 'function') {
+    return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  }
+  return settings.theme;
+}
+
+/** Puts the effective theme on <html> for Pico's `data-theme`. */
+export function applyTheme() {
+  document.documentElement.dataset.theme = effectiveTheme();
+}
+
+/** Saves language, theme or OS sync and reloads, as the specification requires. */
+export function updateSettings(patch: Partial<{ lang: Locale; theme: Theme; syncOsTheme: boolean }>) {
+  Object.assign(settings, patch);
+  writeSettings(patch);
+  reload();
+}
+
+/** Saves the left bar state; no reload needed. */
+export function setLeftBarCollapse(collapsed: boolean) {
+  settings.leftBarCollapse = collapsed;
+  writeSettings({ leftBarCollapse: collapsed });
+}

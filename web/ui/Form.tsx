@@ -1,0 +1,117 @@
+/**
+ * A form rendered from field declarations: client rules on blur and submit, server validation
+ * errors shown at the field (via `handleError`), a busy submit button, and the unsaved-edits
+ * guard while values differ from the initial ones.
+ * Example: `<Form fields={[{ name: 'username', label: 'users.username', required: true }]} onSubmit={save} />`.
+ */
+import type { ComponentChildren } from 'preact';
+import { useMemo, useState } from 'react';
+import { handleError } from '../lib/errors.ts';
+import { t } from '../lib/i18n.ts';
+import { useUnsavedGuard } from '../lib/navigation.ts';
+import { required, type Rule } from '../lib/validators.ts';
+import { widgets } from './fields.tsx';
+import type { FieldDecl } from './resource.ts';
+
+type Values = Record<string, unknown>;
+
+function rulesOf(field: FieldDecl): Rule[] {
+  return [...(field.required ? [required()] : []), ...(field.rules ?? [])];
+}
+
+/** First problem of each field, by name. */
+export function validateAll(fields: FieldDecl[], values: Values): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const field of fields) {
+    for (const rule of rulesOf(field)) {
+      const message = rule(values[field.name], values);
+      if (message) {
+        errors[field.name] = message;
+        break;
+      }
+    }
+  }
+  return errors;
+}
+
+let formSeq = 0;
+
+export function Form(props: {
+  fields: FieldDecl[];
+  initial?: Values;
+  submitText?: string;
+  onSubmit: (values: Values) => Promise<unknown>;
+  onCancel?: () => void;
+  test?: string;
+  children?: ComponentChildren;
+}) {
+  const initial = useMemo(() => {
+    const base: Values = {};
+    for (const field of props.fields) base[field.name] = field.kind === 'switch' ? false : field.kind === 'select' ? field.options?.[0]?.value ?? '' : '';
+    return { ...base, ...props.initial };
+  }, []);
+  const prefix = useMemo(() => `f${++formSeq}`, []);
+  const [values, setValues] = useState<Values>(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const dirty = props.fields.some((field) => values[field.name] !== initial[field.name]);
+  useUnsavedGuard(dirty && !busy);
+
+  const check = (name: string, next: Values) => {
+    const field = props.fields.filter((f) => f.name === name);
+    const message = validateAll(field, next)[name];
+    setErrors((prev) => ({ ...prev, [name]: message ?? '' }));
+  };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const found = validateAll(props.fields, values);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    try {
+      await props.onSubmit(values);
+    } catch (error) {
+      handleError(error, {
+        fields: props.fields.map((f) => f.name),
+        setFieldError: (field, message) => setErrors((prev) => ({ ...prev, [field]: message })),
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate data-test={props.test}>
+      {props.fields.map((field) => {
+        const id = `${prefix}-${field.name}`;
+        const Widget = widgets[field.kind ?? 'text'];
+        const error = errors[field.name];
+        const widget = (
+          <Widget id={id} field={field} value={values[field.name]} invalid={Boolean(error)}
+            onChange={(value) => {
+              const next = { ...values, [field.name]: value };
+              setValues(next);
+              if (errors[field.name]) check(field.name, next);
+            }}
+            onBlur={() => check(field.name, values)} />
+        );
+        return (
+          <div class="field" key={field.name}>
+            {field.kind === 'switch'
+              ? <label htmlFor={id}>{widget} {t(field.label)}</label>
+              : <><label htmlFor={id}>{t(field.label)}{field.required && <span class="required" aria-hidden="true"> *</span>}</label>{widget}</>}
+            <small id={`${id}-msg`} class={error ? 'field-error' : 'muted'} data-test={error ? `error-${field.name}` : undefined}>
+              {error || (field.help ? t(field.help) : '')}
+            </small>
+          </div>
+        );
+      })}
+      {props.children}
+      <div class="form-actions">
+        {props.onCancel && <button type="button" class="secondary" onClick={props.onCancel} data-test="form-cancel">{t('common.cancel')}</button>}
+        <button type="submit" aria-busy={busy} disabled={busy} data-test="form-submit">{props.submitText ?? t('common.save')}</button>
+      </div>
+    </form>
+  );
+}

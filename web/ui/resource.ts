@@ -1,0 +1,116 @@
+/**
+ * The declaration a plain EMQX collection screen is written as (STYLE.md habit 2): columns,
+ * filters, a create form and row actions. `ResourcePage` renders it; features only declare.
+ */
+import type { ComponentChild } from 'preact';
+import { api } from '../lib/api.ts';
+import type { Rule } from '../lib/validators.ts';
+
+export type FieldKind = 'text' | 'password' | 'textarea' | 'number' | 'select' | 'switch';
+
+export interface FieldDecl {
+  name: string;
+  /** i18n key of the label. */
+  label: string;
+  kind?: FieldKind;
+  rules?: Rule[];
+  required?: boolean;
+  options?: { value: string; label: string }[];
+  placeholder?: string;
+  /** i18n key of a help line under the field. */
+  help?: string;
+  autoComplete?: string;
+  disabled?: boolean;
+}
+
+export interface FormDecl<Row = unknown> {
+  /** i18n key of the drawer title. */
+  title: string;
+  fields: FieldDecl[];
+  initial?: (row?: Row) => Record<string, unknown>;
+  submit: (values: Record<string, unknown>, row?: Row) => Promise<unknown>;
+  /** i18n key of the success toast. */
+  success: string;
+  /** Runs after a successful submit (and after the toast and the list reload). */
+  after?: (values: Record<string, unknown>, row?: Row) => void;
+}
+
+export interface Column<Row> {
+  key: string;
+  /** i18n key of the header. */
+  title: string;
+  /** Text of the cell; defaults to `row[key]`. Rendered as text, never as HTML. */
+  text?: (row: Row) => ComponentChild;
+}
+
+export interface RowAction<Row> {
+  key: string;
+  /** i18n key of the button. */
+  label: string;
+  danger?: boolean;
+  when?: (row: Row) => boolean;
+  /** i18n key of a confirmation; `{{key}}` is filled with the row's key. */
+  confirm?: string;
+  run?: (row: Row) => Promise<unknown>;
+  form?: FormDecl<Row>;
+  /** i18n key of the success toast for `run`. */
+  success?: string;
+}
+
+export interface ListMeta {
+  page: number;
+  limit: number;
+  count?: number;
+  hasnext?: boolean;
+}
+
+export interface ListResult<Row> {
+  rows: Row[];
+  meta: ListMeta;
+}
+
+export interface ResourceDecl<Row> {
+  /** The EMQX URL noun; used for reloads (`touch`) and `data-test` names. */
+  name: string;
+  /** i18n key of the page title. */
+  title: string;
+  rowKey: (row: Row) => string;
+  list: (query: Record<string, string>, signal: AbortSignal) => Promise<ListResult<Row>>;
+  columns: Column<Row>[];
+  filters?: FieldDecl[];
+  create?: FormDecl<Row>;
+  actions?: RowAction<Row>[];
+}
+
+export const DEFAULT_LIMIT = 20;
+
+function pageOf(query: Record<string, string>) {
+  const page = Math.max(1, Number(query.page) || 1);
+  const limit = Math.min(10000, Math.max(1, Number(query.limit) || DEFAULT_LIMIT));
+  return { page, limit };
+}
+
+/**
+ * Lister for endpoints that answer a bare array (envelope H: users, api_key, rewrite …): pages
+ * and filters (substring, case-insensitive, on the filter's field) in the browser.
+ */
+export function arrayList<Row>(path: string) {
+  return async (query: Record<string, string>, signal: AbortSignal): Promise<ListResult<Row>> => {
+    const { page, limit } = pageOf(query);
+    const all = await api.get<Row[]>(path, { signal });
+    const filters = Object.entries(query).filter(([key, value]) => key !== 'page' && key !== 'limit' && value);
+    const rows = all.filter((row) =>
+      filters.every(([key, value]) => String((row as Record<string, unknown>)[key] ?? '').toLowerCase().includes(value.toLowerCase())),
+    );
+    return { rows: rows.slice((page - 1) * limit, page * limit), meta: { page, limit, count: rows.length } };
+  };
+}
+
+/** Lister for paginated endpoints (envelopes A and B): the server pages and filters. */
+export function pageList<Row>(path: string) {
+  return async (query: Record<string, string>, signal: AbortSignal): Promise<ListResult<Row>> => {
+    const { page, limit } = pageOf(query);
+    const res = await api.get<{ data: Row[]; meta: ListMeta }>(path, { params: { ...query, page, limit }, signal });
+    return { rows: res.data, meta: res.meta };
+  };
+}
