@@ -3,9 +3,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiPath } from './errors.ts';
 
-// S14: 'unsafe-inline' styles only, because the chart library injects a <style> element.
+// S14: 'unsafe-inline' styles only, because the chart library injects a <style> element;
+// data: images only, because Pico draws its checkbox, select and chevron marks as data-URI SVGs.
 export const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; object-src 'none'; " +
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; object-src 'none'; " +
   "base-uri 'none'; frame-ancestors 'none'; connect-src 'self' ws: wss:";
 
 // S16: CORS is off; even if some plugin added these, they are removed before sending.

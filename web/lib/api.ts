@@ -110,6 +110,16 @@ export async function request<T = unknown>(method: string, path: string, data?: 
     options.onHeaders?.(res.headers);
     return res.data === '' ? (undefined as T) : res.data;
   } catch (failure) {
+    // A failed blob request carries its JSON error body as a Blob: read it back first.
+    const res = failure as { data?: unknown };
+    if (typeof Blob !== 'undefined' && res?.data instanceof Blob) {
+      const text = await res.data.text();
+      try {
+        res.data = JSON.parse(text);
+      } catch {
+        res.data = text;
+      }
+    }
     // ECONNABORTED is the code the specification recognises for both abort and time-out.
     if (controller.signal.aborted) throw new ApiError(0, 'ECONNABORTED', reason);
     throw toError(failure);

@@ -55,25 +55,6 @@ export function filenameFromDisposition(header: string | null | undefined, fallb
   return name && name !== '.' && name !== '..' ? name : fallback;
 }
 
-/**
- * With `responseType: 'blob'` an error body arrives as a Blob, so ApiError carries no EMQX code;
- * read it back so `handleError` can show the server's `{code, message}` like for any other call.
- */
-async function withErrorBody(failure: unknown): Promise<unknown> {
-  const body = failure instanceof ApiError ? (failure.body as Blob | undefined) : undefined;
-  if (!(failure instanceof ApiError) || typeof body?.text !== 'function') return failure;
-  const text = await body.text();
-  try {
-    const data = JSON.parse(text) as { code?: unknown; message?: unknown };
-    const code = typeof data?.code === 'string' ? data.code : failure.code;
-    return new ApiError(failure.status, code, typeof data?.message === 'string' ? data.message : text, data);
-  } catch (notJson) {
-    // A plain-text body (e.g. a proxy's error page) still beats the Blob's description.
-    if (!(notJson instanceof SyntaxError)) throw notJson;
-    return new ApiError(failure.status, failure.code, text || failure.message, text);
-  }
-}
-
 /** GETs `path` as a blob and saves it under the server's file name (or `fallbackName`); resolves with that name. */
 export async function download(path: string, params?: Params, fallbackName = 'download'): Promise<string> {
   let disposition: string | null = null;
@@ -84,9 +65,6 @@ export async function download(path: string, params?: Params, fallbackName = 'do
       onHeaders: (headers) => {
         disposition = headers?.get('content-disposition') ?? null;
       },
-    })
-    .catch(async (failure: unknown) => {
-      throw await withErrorBody(failure);
     });
   const name = filenameFromDisposition(disposition, fallbackName);
   const url = URL.createObjectURL(blob instanceof Blob ? blob : new Blob([blob ?? '']));

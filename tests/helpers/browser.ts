@@ -1,0 +1,48 @@
+/**
+ * Headless Chromium for e2e tests and screenshots: playwright-core driving the system Chromium
+ * (Debian's `chromium` package; no browser download), with the flags this environment needs.
+ * Every page records CSP violations, page errors and dialogs so a test can assert there were none.
+ */
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
+
+/** The system Chromium; CHROMIUM_PATH overrides it. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : '/usr/bin/chromium-browser');
+
+export function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+export interface WatchedPage {
+  page: Page;
+  context: BrowserContext;
+  /** CSP violations seen (security.md S14). */
+  violations: string[];
+  /** Uncaught errors in the page. */
+  errors: string[];
+  /** Native dialogs that opened (alert/confirm); S12 expects none. */
+  dialogs: string[];
+}
+
+/** A fresh context (empty storage) with English or Chinese browser language and a light or dark OS. */
+export async function openPage(browser: Browser, options: { locale?: string; colorScheme?: 'light' | 'dark' } = {}): Promise<WatchedPage> {
+  const context = await browser.newContext({ locale: options.locale ?? 'en-US', colorScheme: options.colorScheme ?? 'light', viewport: { width: 1366, height: 860 } });
+  const page = await context.newPage();
+  const watched: WatchedPage = { page, context, violations: [], errors: [], dialogs: [] };
+  await page.exposeFunction('__reportViolation', (text: string) => watched.violations.push(text));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) =>
+      (window as unknown as { __reportViolation: (t: string) => void }).__reportViolation(`${event.violatedDirective} ${event.blockedURI}`));
+  });
+  page.on('pageerror', (error) => watched.errors.push(error.message));
+  page.on('dialog', (dialog) => {
+    watched.dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  return watched;
+}
