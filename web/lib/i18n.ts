@@ -53,6 +53,11 @@ export function hasMessage(key: string): boolean {
   return i18n.t(key, {}, current) !== '' || i18n.t(key, {}, 'en') !== '';
 }
 
+/** Languages in which `key` has no text (empty when fully translated). */
+export function missingLocales(key: string): Locale[] {
+  return LOCALES.filter((locale) => !i18n.t(key, {}, locale));
+}
+
 /** Translates `key`, filling `{{name}}` placeholders from `params`; English, then the key, when missing. */
 export function t(key: string, params: Record<string, unknown> = {}): string {
   return i18n.t(key, params, current) || i18n.t(key, params, 'en') || key;

@@ -5,6 +5,7 @@ import { formatNumber } from '../../lib/format.ts';
 import { t } from '../../lib/i18n.ts';
 import { useRemote } from '../../lib/resources.ts';
 import { Failed, Loading } from '../../ui/States.tsx';
+import './messages.ts';
 
 interface NodeInfo { node: string; node_status: string }
 type Stats = Record<string, number>;

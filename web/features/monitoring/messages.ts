@@ -2,7 +2,6 @@
 import { defineMessages } from '../../lib/i18n.ts';
 
 export const messages = defineMessages({
-  'monitoring.overview': { zh: '集群概览', en: 'Cluster Overview' },
   'monitoring.nodes': { zh: '节点', en: 'Nodes' },
   'monitoring.runningNodes': { zh: '运行中 {{running}} / 共 {{total}}', en: '{{running}} running of {{total}}' },
   'monitoring.connections': { zh: '连接数', en: 'Connections' },

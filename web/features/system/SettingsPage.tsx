@@ -5,6 +5,7 @@
 import { useSnapshot } from 'valtio';
 import { t, type Locale } from '../../lib/i18n.ts';
 import { settings, updateSettings, type Theme } from '../../lib/settings.ts';
+import './messages.ts';
 
 export default function SettingsPage() {
   const snap = useSnapshot(settings);

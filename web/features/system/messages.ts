@@ -2,7 +2,6 @@
 import { defineMessages } from '../../lib/i18n.ts';
 
 export const messages = defineMessages({
-  'users.title': { zh: '用户', en: 'Users' },
   'users.username': { zh: '用户名', en: 'Username' },
   'users.description': { zh: '备注', en: 'Description' },
   'users.password': { zh: '密码', en: 'Password' },
@@ -18,7 +17,6 @@ export const messages = defineMessages({
   'users.deleted': { zh: '用户已删除', en: 'User deleted' },
   'users.confirmDelete': { zh: '确认删除用户 {{key}}？', en: 'Delete the user {{key}}?' },
   'users.reloginAfterChange': { zh: '密码已修改，请使用新密码重新登录', en: 'Password changed, log in again with the new password' },
-  'settings.title': { zh: '设置', en: 'Settings' },
   'settings.language': { zh: '语言', en: 'Language' },
   'settings.theme': { zh: '主题', en: 'Theme' },
   'settings.light': { zh: '浅色', en: 'Light' },

@@ -6,6 +6,7 @@ import { navigate } from '../../lib/navigation.ts';
 import { toast } from '../../lib/toasts.ts';
 import { notSameAs, password, sameAs, usernamePattern } from '../../lib/validators.ts';
 import { arrayList, type ResourceDecl } from '../../ui/resource.ts';
+import './messages.ts';
 
 export interface User {
   username: string;

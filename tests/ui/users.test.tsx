@@ -1,0 +1,147 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { App } from '../../web/app/App.tsx';
+import { restoreSession } from '../../web/lib/session.ts';
+import { saveUser } from '../../web/lib/storage.ts';
+import { fakeApi } from '../helpers/fakeApi.ts';
+import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor } from '../helpers/render.tsx';
+
+const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
+const people = [
+  { username: 'admin', description: 'administrator' },
+  { username: 'ops', description: 'me' },
+  { username: 'bob', description: '<img src=x onerror=alert(1)>' },
+];
+
+async function asOps(path = '/users') {
+  reset(path);
+  await saveUser({ username: 'ops', token: 'tok-ops' });
+  await restoreSession();
+}
+
+const row = (name: string) => document.querySelector(`[data-test=users-row][data-key="${name}"]`);
+
+test('Users lists every user; delete is offered neither for admin nor for oneself', async () => {
+  await asOps();
+  const api = fakeApi({ 'GET /users': { body: people }, 'GET /alarms': alarms });
+  await mount(<App />);
+  await waitFor(() => row('bob'));
+  assert.not.ok(row('admin')!.querySelector('[data-test=users-delete]'));
+  assert.not.ok(row('ops')!.querySelector('[data-test=users-delete]'));
+  assert.ok(row('bob')!.querySelector('[data-test=users-delete]'));
+  // Text from the server is shown as text, never as markup (security.md S12).
+  assert.ok(row('bob')!.textContent!.includes('<img src=x onerror=alert(1)>'));
+  assert.is(row('bob')!.querySelector('img'), null);
+  api.restore();
+});
+
+test('deleting asks first, calls DELETE /users/{name}, toasts and reloads the list', async () => {
+  await asOps();
+  let list = people;
+  const api = fakeApi({
+    'GET /users': () => ({ body: list }),
+    'DELETE /users/bob': () => ((list = people.filter((p) => p.username !== 'bob')), { status: 204 }),
+    'GET /alarms': alarms,
+  });
+  await mount(<App />);
+  await waitFor(() => row('bob'));
+  await click(row('bob')!.querySelector('[data-test=users-delete]'));
+  await waitFor(() => byTest('confirm-dialog'));
+  assert.ok(text().includes('Delete the user bob?'));
+  await click(byTest('confirm-cancel'));
+  assert.not.ok(api.calls.some((c) => c.method === 'DELETE'), 'cancel deletes nothing');
+  await click(row('bob')!.querySelector('[data-test=users-delete]'));
+  await waitFor(() => byTest('confirm-dialog'));
+  await click(byTest('confirm-ok'));
+  await waitFor(() => !row('bob'));
+  assert.ok(text().includes('User deleted'));
+  assert.is(api.calls.filter((c) => c.method === 'GET' && c.path === '/users').length, 2);
+  api.restore();
+});
+
+test('creating checks the password rule first, then posts and shows the new user', async () => {
+  await asOps();
+  let list = people;
+  const api = fakeApi({
+    'GET /users': () => ({ body: list }),
+    'POST /users': (call) => ((list = [...people, call.body as typeof people[0]]), { body: { username: 'carol', description: '' } }),
+    'GET /alarms': alarms,
+  });
+  await mount(<App />);
+  await waitFor(() => row('admin'));
+  await click(byTest('users-create'));
+  const form = () => byTest('users-create-form')!.querySelector('form');
+  await type(form()!.querySelector('[name=username]'), 'carol');
+  await type(form()!.querySelector('[name=password]'), 'abcdefgh');
+  await type(form()!.querySelector('[name=confirm]'), 'abcdefgh');
+  await submit(form());
+  assert.ok(byTest('error-password'), 'letters only is refused');
+  assert.not.ok(api.calls.some((c) => c.method === 'POST'));
+  await type(form()!.querySelector('[name=password]'), 'abcd1234');
+  await type(form()!.querySelector('[name=confirm]'), 'abcd1234');
+  await submit(form());
+  await waitFor(() => row('carol'));
+  assert.equal(api.calls.find((c) => c.method === 'POST')!.body, { username: 'carol', password: 'abcd1234', description: '' });
+  assert.not.ok(byTest('users-create-form'), 'the drawer closes');
+  assert.ok(text().includes('User created'));
+  api.restore();
+});
+
+test('a server validation error naming a field is shown at that field and keeps the input', async () => {
+  await asOps();
+  const api = fakeApi({
+    'GET /users': { body: people },
+    'POST /users': { status: 400, body: { code: 'BAD_REQUEST', message: 'body/username must match pattern "^[_a-zA-Z0-9]*$"' } },
+    'GET /alarms': alarms,
+  });
+  await mount(<App />);
+  await waitFor(() => row('admin'));
+  await click(byTest('users-create'));
+  const form = byTest('users-create-form')!.querySelector('form')!;
+  await type(form.querySelector('[name=username]'), 'dave');
+  await type(form.querySelector('[name=password]'), 'abcd1234');
+  await type(form.querySelector('[name=confirm]'), 'abcd1234');
+  await submit(form);
+  await waitFor(() => byTest('error-username'));
+  assert.match(byTest('error-username')!.textContent!, /must match pattern/);
+  assert.is(form.querySelector<HTMLInputElement>('[name=username]')!.value, 'dave');
+  api.restore();
+});
+
+test('leaving with unsaved edits warns "Changes that you made may not be saved."', async () => {
+  await asOps();
+  const api = fakeApi({ 'GET /users': { body: people }, 'GET /alarms': alarms });
+  await mount(<App />);
+  await waitFor(() => row('admin'));
+  await click(byTest('users-create'));
+  await type(byTest('users-create-form')!.querySelector('[name=username]'), 'eve');
+  await click(byTest('menu-settings'));
+  await waitFor(() => byTest('confirm-dialog'));
+  assert.ok(text().includes('Changes that you made may not be saved.'));
+  await click(byTest('confirm-cancel'));
+  assert.is(route().split('?')[0], '/users');
+  await click(byTest('menu-settings'));
+  await waitFor(() => byTest('confirm-dialog'));
+  await click(byTest('confirm-ok'));
+  await waitFor(() => byTest('settings-page'));
+  api.restore();
+});
+
+test('pages: numbers when the total is known, and the page lives in the URL', async () => {
+  await asOps();
+  const many = Array.from({ length: 45 }, (_, i) => ({ username: `user${String(i).padStart(2, '0')}`, description: '' }));
+  const api = fakeApi({ 'GET /users': { body: many }, 'GET /alarms': alarms });
+  await mount(<App />);
+  await waitFor(() => row('user00'));
+  assert.is(document.querySelectorAll('[data-test=users-row]').length, 20);
+  assert.ok(text().includes('45 in total'));
+  const three = [...byTest('pager')!.querySelectorAll('button')].find((b) => b.textContent === '3');
+  await click(three!);
+  await waitFor(() => row('user40'));
+  assert.is(document.querySelectorAll('[data-test=users-row]').length, 5);
+  assert.match(route(), /^\/users\?page=3$/);
+  api.restore();
+});
+
+test.after(cleanup);
+test.run();

@@ -1,0 +1,71 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { api, ApiError, cancelAll, pendingCount, serializeParams, setTokenSource } from '../../web/lib/api.ts';
+import { fakeApi } from '../helpers/fakeApi.ts';
+
+test('empty params are dropped and arrays repeat the key', () => {
+  assert.is(serializeParams({ a: undefined, b: null, c: '', d: 0, e: false, f: ['x', '', 'y'], g: 'h i' }), 'd=0&e=false&f=x&f=y&g=h+i');
+});
+
+test('requests go to api/v5 relative to the page with the Bearer token', async () => {
+  setTokenSource(() => 'abc');
+  const fake = fakeApi({ 'GET /users': { body: [{ username: 'admin' }] } });
+  const users = await api.get<{ username: string }[]>('/users', { params: { like: undefined, page: 2 } });
+  assert.equal(users, [{ username: 'admin' }]);
+  assert.is(fake.calls[0].headers.get('authorization'), 'Bearer abc');
+  assert.is(fake.calls[0].query.toString(), 'page=2');
+  fake.restore();
+  setTokenSource(() => undefined);
+});
+
+test('an EMQX error body becomes one ApiError with status, code and message', async () => {
+  const fake = fakeApi({ 'DELETE /users/admin': { status: 400, body: { code: 'NOT_ALLOWED', message: 'Cannot delete self' } } });
+  const error = await api.del('/users/admin').catch((e) => e);
+  assert.instance(error, ApiError);
+  assert.is(error.status, 400);
+  assert.is(error.code, 'NOT_ALLOWED');
+  assert.is(error.message, 'Cannot delete self');
+  fake.restore();
+});
+
+test('no response at all is a NETWORK_ERROR "Network Error"', async () => {
+  const original = globalThis.fetch;
+  globalThis.fetch = (() => Promise.reject(new TypeError('fetch failed'))) as typeof fetch;
+  const error = await api.get('/nodes').catch((e) => e);
+  assert.is(error.code, 'NETWORK_ERROR');
+  assert.is(error.message, 'Network Error');
+  globalThis.fetch = original;
+});
+
+test('a caller signal aborts its request with ECONNABORTED', async () => {
+  const fake = fakeApi({ 'GET /slow': { delay: 2000, body: {} } });
+  const controller = new AbortController();
+  const pending = api.get('/slow', { signal: controller.signal }).catch((e) => e);
+  controller.abort();
+  const error = await pending;
+  assert.is(error.code, 'ECONNABORTED');
+  assert.is(fake.calls[0].signal?.aborted, true, 'the fetch itself was aborted');
+  fake.restore();
+});
+
+test('cancelAll aborts every pending request', async () => {
+  const fake = fakeApi({ 'GET /a': { delay: 2000, body: {} }, 'GET /b': { delay: 2000, body: {} } });
+  const both = Promise.all([api.get('/a').catch((e) => e), api.get('/b').catch((e) => e)]);
+  assert.is(pendingCount(), 2);
+  cancelAll();
+  const [a, b] = await both;
+  assert.is(a.code, 'ECONNABORTED');
+  assert.is(b.message, 'canceled');
+  assert.is(pendingCount(), 0);
+  fake.restore();
+});
+
+test('a 204 resolves with undefined and a JSON body is parsed', async () => {
+  const fake = fakeApi({ 'POST /logout': { status: 204 }, 'POST /login': { body: { token: 't' } } });
+  assert.is(await api.post('/logout', { username: 'a' }), undefined);
+  assert.equal(await api.post('/login', {}), { token: 't' });
+  assert.equal(fake.calls[0].body, { username: 'a' });
+  fake.restore();
+});
+
+test.run();
