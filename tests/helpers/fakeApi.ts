@@ -38,3 +38,13 @@ export function fakeApi(routes: Record<string, Reply>) {
   }) as typeof fetch;
   return { calls, restore: () => (globalThis.fetch = original) };
 }
+
+/** Resolves with the error a promise rejects with; fails the test if it resolves instead. */
+export function failure<E = import('../../web/lib/api.ts').ApiError>(promise: Promise<unknown>): Promise<E> {
+  return promise.then(
+    (value) => {
+      throw new Error(`expected a failure, got ${JSON.stringify(value)}`);
+    },
+    (error: E) => error,
+  );
+}

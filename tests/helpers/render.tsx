@@ -42,11 +42,11 @@ export async function mount(node: VNode) {
 }
 
 /** Waits until `check` returns something truthy (polling), failing after `ms`. */
-export async function waitFor<T>(check: () => T, ms = 3000): Promise<T> {
+export async function waitFor<T>(check: () => T, ms = 3000): Promise<NonNullable<T>> {
   const start = Date.now();
   for (;;) {
     const value = check();
-    if (value) return value;
+    if (value) return value as NonNullable<T>;
     if (Date.now() - start > ms) throw new Error(`waitFor timed out: ${check.toString()}`);
     await act(async () => {
       await new Promise((resolve) => setTimeout(resolve, 10));

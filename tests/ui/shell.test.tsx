@@ -6,7 +6,7 @@ import { pendingCount } from '../../web/lib/api.ts';
 import { session } from '../../web/lib/session.ts';
 import { readSettings, saveUser, writeSettings } from '../../web/lib/storage.ts';
 import { restoreSession } from '../../web/lib/session.ts';
-import { fakeApi } from '../helpers/fakeApi.ts';
+import { failure, fakeApi } from '../helpers/fakeApi.ts';
 import { byTest, cleanup, click, mount, reloads, reset, route, text, waitFor } from '../helpers/render.tsx';
 
 const alarms = (count: number) => ({ body: { data: [], meta: { page: 1, limit: 1, count, hasnext: false } } });
@@ -35,7 +35,7 @@ test('without a stored token a protected route clears user and edition, cancels 
   writeSettings({ edition: 'ee' });
   const api = fakeApi({ 'GET /slow': { delay: 5000, body: {} } });
   const { api: client } = await import('../../web/lib/api.ts');
-  const slow = client.get('/slow').catch((e) => e);
+  const slow = failure(client.get('/slow'));
   assert.is(pendingCount(), 1);
   await mount(<App />);
   await waitFor(() => route().startsWith('/login'));

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { api, ApiError, cancelAll, pendingCount, serializeParams, setTokenSource } from '../../web/lib/api.ts';
-import { fakeApi } from '../helpers/fakeApi.ts';
+import { failure, fakeApi } from '../helpers/fakeApi.ts';
 
 test('empty params are dropped and arrays repeat the key', () => {
   assert.is(serializeParams({ a: undefined, b: null, c: '', d: 0, e: false, f: ['x', '', 'y'], g: 'h i' }), 'd=0&e=false&f=x&f=y&g=h+i');
@@ -20,7 +20,7 @@ test('requests go to api/v5 relative to the page with the Bearer token', async (
 
 test('an EMQX error body becomes one ApiError with status, code and message', async () => {
   const fake = fakeApi({ 'DELETE /users/admin': { status: 400, body: { code: 'NOT_ALLOWED', message: 'Cannot delete self' } } });
-  const error = await api.del('/users/admin').catch((e) => e);
+  const error = await failure(api.del('/users/admin'));
   assert.instance(error, ApiError);
   assert.is(error.status, 400);
   assert.is(error.code, 'NOT_ALLOWED');
@@ -31,7 +31,7 @@ test('an EMQX error body becomes one ApiError with status, code and message', as
 test('no response at all is a NETWORK_ERROR "Network Error"', async () => {
   const original = globalThis.fetch;
   globalThis.fetch = (() => Promise.reject(new TypeError('fetch failed'))) as typeof fetch;
-  const error = await api.get('/nodes').catch((e) => e);
+  const error = await failure(api.get('/nodes'));
   assert.is(error.code, 'NETWORK_ERROR');
   assert.is(error.message, 'Network Error');
   globalThis.fetch = original;
@@ -40,7 +40,7 @@ test('no response at all is a NETWORK_ERROR "Network Error"', async () => {
 test('a caller signal aborts its request with ECONNABORTED', async () => {
   const fake = fakeApi({ 'GET /slow': { delay: 2000, body: {} } });
   const controller = new AbortController();
-  const pending = api.get('/slow', { signal: controller.signal }).catch((e) => e);
+  const pending = failure(api.get('/slow', { signal: controller.signal }));
   controller.abort();
   const error = await pending;
   assert.is(error.code, 'ECONNABORTED');
@@ -50,7 +50,7 @@ test('a caller signal aborts its request with ECONNABORTED', async () => {
 
 test('cancelAll aborts every pending request', async () => {
   const fake = fakeApi({ 'GET /a': { delay: 2000, body: {} }, 'GET /b': { delay: 2000, body: {} } });
-  const both = Promise.all([api.get('/a').catch((e) => e), api.get('/b').catch((e) => e)]);
+  const both = Promise.all([failure(api.get('/a')), failure(api.get('/b'))]);
   assert.is(pendingCount(), 2);
   cancelAll();
   const [a, b] = await both;

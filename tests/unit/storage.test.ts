@@ -3,6 +3,7 @@ import * as assert from 'uvu/assert';
 import { clearUser, loadUser, readSettings, saveUser, SETTINGS_KEY } from '../../web/lib/storage.ts';
 import { browserLocale, defineMessages, setLocale, t } from '../../web/lib/i18n.ts';
 import { withTimeout } from '../../web/lib/feature.ts';
+import { failure } from '../helpers/fakeApi.ts';
 
 test('the user record is stored encrypted under a random four-character key', async () => {
   localStorage.clear();
@@ -57,7 +58,7 @@ test('the default language is Chinese only for a zh browser language', () => {
 });
 
 test('a screen chunk that does not load in time fails with CHUNK_TIMEOUT', async () => {
-  const error = await withTimeout(() => new Promise(() => {}), 20).catch((e) => e);
+  const error = await failure<{ code?: string }>(withTimeout(() => new Promise(() => {}), 20));
   assert.is(error.code, 'CHUNK_TIMEOUT');
   assert.is(await withTimeout(() => Promise.resolve(7), 20), 7);
 });
