@@ -80,8 +80,19 @@ function writeHtml(metafile) {
   const rel = (file) => path.relative(out, path.join(root, file)).split(path.sep).join('/');
   const entry = outputs.find(([, o]) => o.entryPoint === 'web/main.tsx');
   const css = outputs.filter(([file]) => file.endsWith('.css')).map(([file]) => file);
+  // Preload the entry's static imports so they load in parallel with it, not after it is parsed.
+  const preload = new Set();
+  const walk = (file) => {
+    for (const imp of metafile.outputs[file].imports) {
+      if (imp.kind === 'import-statement' && !preload.has(imp.path)) (preload.add(imp.path), walk(imp.path));
+    }
+  };
+  walk(entry[0]);
   const html = readFileSync(path.join(web, 'index.html'), 'utf8')
-    .replace('<!--styles-->', css.map((file) => `<link rel="stylesheet" href="./${rel(file)}">`).join('\n  '))
+    .replace('<!--styles-->', [
+      ...css.map((file) => `<link rel="stylesheet" href="./${rel(file)}">`),
+      ...[...preload].map((file) => `<link rel="modulepreload" href="./${rel(file)}">`),
+    ].join('\n  '))
     .replace('<!--scripts-->', `<script type="module" src="./${rel(entry[0])}"></script>`);
   writeFileSync(path.join(out, 'index.html'), html);
   copyFileSync(path.join(web, 'favicon.svg'), path.join(out, 'favicon.svg'));
