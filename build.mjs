@@ -143,7 +143,7 @@ export function report(metafile) {
 }
 
 if (watch) {
-  options.entryPoints = { main: 'web/main.tsx' };
+  rmSync(out, { recursive: true, force: true });
   const ctx = await esbuild.context(options);
   await ctx.watch();
   console.log('watching web/ … (dist/ is rebuilt on change; run the simulator beside it)');

@@ -143,5 +143,49 @@ test('pages: numbers when the total is known, and the page lives in the URL', as
   api.restore();
 });
 
+test('editing a description sends PUT /users/{name} with the new text', async () => {
+  await asOps();
+  const api = fakeApi({
+    'GET /users': { body: people },
+    'PUT /users/bob': (call) => ({ body: { username: 'bob', ...(call.body as object) } }),
+    'GET /alarms': alarms,
+  });
+  await mount(<App />);
+  await waitFor(() => row('bob'));
+  await click(row('bob')!.querySelector('[data-test=users-edit]'));
+  const form = (await waitFor(() => byTest('users-edit-form')))!.querySelector('form')!;
+  assert.is(form.querySelector<HTMLTextAreaElement>('[name=description]')!.value, '<img src=x onerror=alert(1)>');
+  await type(form.querySelector('[name=description]'), 'on call');
+  await submit(form);
+  await waitFor(() => api.calls.some((c) => c.method === 'PUT'));
+  assert.equal(api.calls.find((c) => c.method === 'PUT')!.body, { description: 'on call' });
+  await waitFor(() => text().includes('User updated'));
+  api.restore();
+});
+
+test('changing the own password posts change_pwd, then asks to log in again', async () => {
+  await asOps();
+  const api = fakeApi({ 'GET /users': { body: people }, 'POST /users/ops/change_pwd': { status: 204 }, 'GET /alarms': alarms });
+  await mount(<App />);
+  await waitFor(() => row('ops'));
+  await click(row('ops')!.querySelector('[data-test=users-password]'));
+  const form = (await waitFor(() => byTest('users-password-form')))!.querySelector('form')!;
+  await type(form.querySelector('[name=old_pwd]'), 'Old#pass1');
+  await type(form.querySelector('[name=new_pwd]'), 'Old#pass1');
+  await type(form.querySelector('[name=confirm]'), 'Old#pass1');
+  await submit(form);
+  assert.ok(text().includes('The new and old passwords cannot be the same'));
+  await type(form.querySelector('[name=new_pwd]'), 'New#pass2');
+  await type(form.querySelector('[name=confirm]'), 'New#pass3');
+  await submit(form);
+  assert.ok(text().includes("Two inputs don't match!"));
+  await type(form.querySelector('[name=confirm]'), 'New#pass2');
+  await submit(form);
+  await waitFor(() => route().startsWith('/login'));
+  assert.equal(api.calls.find((c) => c.method === 'POST')!.body, { old_pwd: 'Old#pass1', new_pwd: 'New#pass2' });
+  assert.ok(text().includes('Password changed, log in again with the new password'));
+  api.restore();
+});
+
 test.after(cleanup);
 test.run();

@@ -22,7 +22,7 @@ const loginFields: FieldDecl[] = [
 ];
 
 const changeFields: FieldDecl[] = [
-  { name: 'new_pwd', label: 'login.newPassword', kind: 'password', rules: [passwordRequired, password, notSameAs('old_pwd')] },
+  { name: 'new_pwd', label: 'login.newPassword', kind: 'password', rules: [passwordRequired, password, notSameAs('old_pwd')], help: 'validation.password' },
   { name: 'confirm_pwd', label: 'login.confirmPassword', kind: 'password', rules: [passwordRequired, sameAs('new_pwd')] },
 ];
 

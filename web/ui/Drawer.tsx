@@ -7,7 +7,9 @@ import { Icon } from './Icon.tsx';
 export function Drawer(props: { title: string; onClose: () => void; children: ComponentChildren; test?: string }) {
   const panel = useRef<HTMLElement>(null);
   useEffect(() => {
-    panel.current?.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
+    // The first field of the body, else the close button, so typing can start at once.
+    const first = panel.current?.querySelector<HTMLElement>('.drawer-body :is(input, select, textarea)');
+    (first ?? panel.current?.querySelector<HTMLElement>('button'))?.focus();
     const onKey = (event: KeyboardEvent) => event.key === 'Escape' && props.onClose();
     addEventListener('keydown', onKey);
     return () => removeEventListener('keydown', onKey);

@@ -31,7 +31,7 @@ export const users: ResourceDecl<User> = {
     success: 'users.created',
     fields: [
       { name: 'username', label: 'users.username', required: true, rules: [usernamePattern], autoComplete: 'off' },
-      { name: 'password', label: 'users.password', kind: 'password', required: true, rules: [password] },
+      { name: 'password', label: 'users.password', kind: 'password', required: true, rules: [password], help: 'validation.password' },
       { name: 'confirm', label: 'users.confirmPassword', kind: 'password', required: true, rules: [sameAs('password')] },
       { name: 'description', label: 'users.description', kind: 'textarea' },
     ],
@@ -53,7 +53,7 @@ export const users: ResourceDecl<User> = {
         title: 'users.changePassword', success: 'users.passwordChanged',
         fields: [
           { name: 'old_pwd', label: 'users.oldPassword', kind: 'password', required: true, autoComplete: 'current-password' },
-          { name: 'new_pwd', label: 'users.newPassword', kind: 'password', required: true, rules: [password, notSameAs('old_pwd')] },
+          { name: 'new_pwd', label: 'users.newPassword', kind: 'password', required: true, rules: [password, notSameAs('old_pwd')], help: 'validation.password' },
           { name: 'confirm', label: 'users.confirmPassword', kind: 'password', required: true, rules: [sameAs('new_pwd')] },
         ],
         submit: ({ old_pwd, new_pwd }, u) => api.post(`${at(u!)}/change_pwd`, { old_pwd, new_pwd }),
