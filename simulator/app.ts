@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Aedes } from 'aedes';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Bridge } from './broker/bridge.ts';
 import { createBroker } from './broker/index.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { clockPlugin, systemClock, type Clock } from './plugins/clock.ts';
@@ -14,20 +15,42 @@ import { securityPlugin } from './plugins/security.ts';
 import { staticPlugin } from './plugins/static.ts';
 import alarms from './routes/alarms.ts';
 import apiKeys from './routes/api-keys.ts';
+import clients from './routes/clients.ts';
+import license from './routes/license.ts';
 import login from './routes/login.ts';
 import metrics from './routes/metrics.ts';
+import monitor from './routes/monitor.ts';
 import nodes from './routes/nodes.ts';
+import publish from './routes/publish.ts';
+import retainer from './routes/retainer.ts';
 import stats from './routes/stats.ts';
 import status, { statusRoute } from './routes/status.ts';
+import subscriptions from './routes/subscriptions.ts';
+import topics from './routes/topics.ts';
 import users from './routes/users.ts';
 import { Store } from './store/index.ts';
+import type { LicenseOptions } from './store/license.ts';
 import type { LockoutOptions, RateLimitOptions } from './store/login-guard.ts';
 
 export interface SimOptions {
   /** Folder for persisted configuration; null keeps everything in memory. Default null. */
   dataDir?: string | null;
-  /** `demo` loads fixture alarms; `empty` starts bare. Default `demo`. */
+  /** `demo` loads fixture alarms, fixture clients and monitor history; `empty` starts bare. Default `demo`. */
   seed?: 'demo' | 'empty';
+  /** Give the other nodes their fixture clients. Default: true with the demo seed. */
+  fixtureClients?: boolean;
+  /** Back-fill seven days of /monitor history. Default: true with the demo seed. */
+  monitorHistory?: boolean;
+  /** Monitor sampling interval (EMQX `dashboard.sample_interval`). Default 10 s. */
+  sampleIntervalMs?: number;
+  /** Sample on a timer; without it samples are taken when /monitor* is read. Default true. */
+  sampleTimer?: boolean;
+  /** License fields to override, e.g. a small `max_connections` quota. */
+  license?: Partial<LicenseOptions>;
+  /** Resident memory of node 1 above which `high_process_memory_usage` is raised. Default 1 GiB. */
+  memoryHighWatermark?: number;
+  /** Reads node 1's memory use in bytes. Default: the process's resident set size. */
+  memoryUsage?: () => number;
   /** Simulated cluster size; node 1 is this process. Default 3. */
   nodes?: number;
   clock?: Clock;
@@ -61,6 +84,8 @@ declare module 'fastify' {
     apiRoutes: RouteEntry[];
     /** Serves one MQTT connection (TCP socket, or WebSocket stream with its upgrade request). */
     acceptMqtt(stream: Duplex, req?: IncomingMessage): void;
+    /** What REST handlers do to MQTT clients (kick, subscribe, publish, retained deletes). */
+    bridge: Bridge;
   }
 }
 
@@ -73,6 +98,7 @@ function stderrWarn(message: string): void {
 
 export async function buildApp(options: SimOptions = {}): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
+  const demo = (options.seed ?? 'demo') === 'demo';
   const store = await Store.open({
     dataDir: options.dataDir ?? null,
     seed: options.seed ?? 'demo',
@@ -83,10 +109,23 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
     lockout: { maxFailures: 5, windowMs: 5 * 60_000, lockMs: 10 * 60_000, ...options.lockout },
     loginRateLimit: { max: 30, windowMs: 60_000, ...options.loginRateLimit },
     warn: options.warn ?? stderrWarn,
+    fixtureClients: options.fixtureClients ?? demo,
+    monitorHistory: options.monitorHistory ?? demo,
+    sampleIntervalMs: options.sampleIntervalMs ?? 10_000,
+    license: options.license ?? {},
+    memory: {
+      highWatermark: options.memoryHighWatermark ?? 1024 ** 3,
+      usage: options.memoryUsage ?? (() => process.memoryUsage.rss()),
+    },
   });
   const broker = await createBroker(store);
 
-  const app = Fastify({ logger: options.logger ?? false, forceCloseConnections: true });
+  const app = Fastify({
+    logger: options.logger ?? false,
+    forceCloseConnections: true,
+    // Topics and client ids travel URL-encoded in one path segment (`a%2Fb`); topics may be long.
+    routerOptions: { maxParamLength: 8192 },
+  });
 
   // First, so every route below is recorded.
   const routes: RouteEntry[] = [];
@@ -99,19 +138,34 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
   app.decorate('store', store);
   app.decorate('broker', broker.aedes);
   app.decorate('acceptMqtt', broker.accept);
+  app.decorate('bridge', broker.bridge);
   clockPlugin(app, clock);
   errorsPlugin(app);
   securityPlugin(app);
 
   await app.register(async (api) => {
     authPlugin(api, store);
-    for (const routesOf of [login, status, users, apiKeys, nodes, stats, metrics, alarms]) await api.register(routesOf);
+    for (const routesOf of [
+      login, status, users, apiKeys, nodes, stats, metrics, alarms, monitor, license,
+      clients, subscriptions, topics, retainer, publish,
+    ]) await api.register(routesOf);
   }, { prefix: API_PREFIX });
   // EMQX also answers the health check at the root, outside the API prefix.
   app.get('/status', statusRoute(app));
   await staticPlugin(app, options.staticDir ?? DEFAULT_STATIC_DIR);
 
+  // The sampler: tick() samples only when an interval boundary has passed, so a short period
+  // keeps samples on their boundaries without doing work in between.
+  let sampler: NodeJS.Timeout | undefined;
+  if (options.sampleTimer ?? true) {
+    app.addHook('onReady', async () => {
+      sampler = setInterval(() => store.monitor.tick(), 1000);
+      sampler.unref();
+    });
+  }
+
   app.addHook('onClose', async () => {
+    clearInterval(sampler);
     await broker.close();
     await store.close();
   });

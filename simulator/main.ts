@@ -105,7 +105,8 @@ const USAGE = `Usage: node --import tsx/esm simulator/main.ts [flags]
   --mqtt-port N     MQTT over TCP (default 1883)
   --ws-port N       MQTT over WebSocket at /mqtt (default 8083)
   --data-dir DIR    persistent state (default ./data)
-  --seed demo|empty demo data or none (default demo)
+  --seed demo|empty demo data (alarms, clients of the other nodes, 7 days of
+                    monitor history) or none (default demo)
   --nodes N         simulated cluster size (default 3)
   --log-level L     fatal|error|warn|info|debug (default info)`;
 

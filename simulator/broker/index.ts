@@ -1,22 +1,27 @@
 // Builds the Aedes broker with the simulator's hooks and returns the one entry point for new
-// connections (TCP sockets and WebSocket streams), which also starts byte and packet counting.
+// connections (TCP sockets and WebSocket streams), which also starts byte and packet counting,
+// and the bridge through which REST handlers act on the broker.
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Aedes } from 'aedes';
 import type { Store } from '../store/index.ts';
+import { installAuthzCache } from './authz-cache.ts';
+import { createBridge, type Bridge } from './bridge.ts';
 import { installConnect } from './connect.ts';
-import { installMetrics, tapPackets } from './metrics.ts';
+import { installMetrics, tapConnection } from './metrics.ts';
 import { installSessions } from './sessions.ts';
 
 // Each installer adds one concern's hooks and listeners; later modules (authn, authz, banned,
 // rewrite, rule engine tap …) join this table.
-const INSTALLERS = [installConnect, installSessions, installMetrics];
+const INSTALLERS = [installConnect, installSessions, installMetrics, installAuthzCache];
 
 export interface MqttBroker {
   aedes: Aedes;
   /** Serves one MQTT connection: a TCP socket, or a WebSocket stream with its upgrade request. */
   accept(stream: Duplex, req?: IncomingMessage): void;
+  /** What REST handlers do to MQTT clients: kick, subscribe, publish, delete retained messages. */
+  bridge: Bridge;
   /** Closes every client and the broker. */
   close(): Promise<void>;
 }
@@ -28,8 +33,9 @@ export async function createBroker(store: Store): Promise<MqttBroker> {
     aedes,
     accept(stream, req) {
       store.mqtt.trackSocket((req ? req.socket : stream) as Socket);
-      tapPackets(aedes.handle(stream, req), store.mqtt.metrics);
+      tapConnection(aedes.handle(stream, req), store.mqtt.metrics);
     },
+    bridge: createBridge(aedes, store),
     close() {
       return new Promise<void>((resolve) => {
         aedes.close(() => {

@@ -1,9 +1,11 @@
 // Metrics taps: per-packet counters fed from the MQTT parser of each connection, message
-// counters from the publish/ack events and from forwarding. Each tap is one table lookup or an
-// increment, because these run for every packet.
+// counters from the publish event and from each delivery, both for the node (GET /metrics) and
+// for the connection (the client object's recv_*/send_* fields). Each tap is a table lookup or
+// an increment, because these run for every packet.
 import type { Aedes, Client } from 'aedes';
-import type { MetricKey, Metrics } from '../store/metrics.ts';
+import { zeroCounters, type ClientCounters } from '../store/client-record.ts';
 import type { Store } from '../store/index.ts';
+import type { MetricKey, Metrics } from '../store/metrics.ts';
 
 // Received packet type → counters. The broker's answer is counted with the request when MQTT
 // makes it unconditional: PUBREC → PUBREL [MQTT-4.3.3-1], PUBREL → PUBCOMP [MQTT-4.3.3-2],
@@ -22,39 +24,103 @@ const RECEIVED: Record<string, readonly MetricKey[]> = {
   auth: ['packets.auth.received'],
 };
 
+// Packets the broker always answers with one packet of its own: SUBACK [MQTT-3.8.4-1],
+// UNSUBACK [MQTT-3.10.4-4], PINGRESP, PUBREL, PUBCOMP; a PUBLISH only at QoS 1 and 2.
+const ANSWERED: Record<string, number> = { pubrec: 1, pubrel: 1, subscribe: 1, unsubscribe: 1, pingreq: 1 };
+
 const QOS_RECEIVED: readonly MetricKey[] = ['messages.qos0.received', 'messages.qos1.received', 'messages.qos2.received'];
+const QOS_SENT: readonly MetricKey[] = ['messages.qos0.sent', 'messages.qos1.sent', 'messages.qos2.sent'];
+const CLIENT_QOS_RECEIVED = ['recv_msg.qos0', 'recv_msg.qos1', 'recv_msg.qos2'] as const;
+const CLIENT_QOS_SENT = ['send_msg.qos0', 'send_msg.qos1', 'send_msg.qos2'] as const;
 
 interface ParsingClient {
-  _parser?: { on(event: 'packet', listener: (packet: { cmd: string }) => void): void };
+  _parser?: { on(event: 'packet', listener: (packet: { cmd: string; qos?: number }) => void): void };
 }
 
-/** Counts every packet a connection's parser produces (Aedes keeps its parser on `_parser`). */
-export function tapPackets(client: Client, metrics: Metrics): void {
+type Deliver = (packet: { qos: number; topic: string }, done: () => void) => void;
+
+interface DeliveringClient {
+  deliver0: Deliver;
+  deliverQoS: Deliver;
+  subscriptions: Record<string, { qos: number } | undefined>;
+}
+
+const countersByClient = new WeakMap<Client, ClientCounters>();
+
+/** The counters of one connection (created when the connection is accepted). */
+export function countersOf(client: Client): ClientCounters | undefined {
+  return countersByClient.get(client);
+}
+
+// The QoS of the delivery being decided: set by the delivery wrappers right before Aedes
+// synchronously asks authorizeForward, and read there.
+let deliveryQos = 0;
+
+/**
+ * Starts counting a new connection: every packet its parser produces, and the QoS of each
+ * delivery to it (Aedes keeps its parser on `_parser` and its delivery functions on the client).
+ */
+export function tapConnection(client: Client, metrics: Metrics): ClientCounters {
+  const counters = zeroCounters();
+  countersByClient.set(client, counters);
   (client as unknown as ParsingClient)._parser?.on('packet', (packet) => {
     metrics['packets.received']++;
+    counters.recv_pkt++;
     const keys = RECEIVED[packet.cmd];
     if (keys) for (const key of keys) metrics[key]++;
+    counters.send_pkt += packet.cmd === 'publish' ? (packet.qos ? 1 : 0) : (ANSWERED[packet.cmd] ?? 0);
   });
+  const delivering = client as unknown as DeliveringClient;
+  const deliver0 = delivering.deliver0;
+  const deliverQoS = delivering.deliverQoS;
+  delivering.deliver0 = (packet, done) => {
+    deliveryQos = 0;
+    deliver0(packet, done);
+  };
+  delivering.deliverQoS = (packet, done) => {
+    // Aedes downgrades to the QoS of a subscription to exactly this topic [MQTT-3.8.4-6].
+    const granted = delivering.subscriptions[packet.topic]?.qos;
+    deliveryQos = granted !== undefined && granted < packet.qos ? granted : packet.qos;
+    deliverQoS(packet, done);
+  };
+  return counters;
 }
 
-/** Installs the message counters (publish, ack, forward). */
+/** Installs the message counters (publish, delivery, ack, dropped). */
 export function installMetrics(broker: Aedes, store: Store): void {
-  const metrics = store.mqtt.metrics;
+  const { mqtt } = store;
+  const metrics = mqtt.metrics;
 
   broker.on('publish', (packet, client) => {
     // $SYS messages are the broker's own and not counted as published, as in EMQX.
     if (packet.topic.startsWith('$SYS/')) return;
     metrics['messages.publish']++;
+    // EMQX drops a message nobody subscribes to and counts it (messages.dropped.no_subscribers).
+    if (!mqtt.hasSubscriber(packet.topic)) {
+      metrics['messages.dropped']++;
+      metrics['messages.dropped.no_subscribers']++;
+    }
     if (!client) return;
+    const qos = packet.qos ?? 0;
     metrics['messages.received']++;
-    metrics[QOS_RECEIVED[packet.qos] ?? 'messages.qos0.received']++;
+    metrics[QOS_RECEIVED[qos] ?? 'messages.qos0.received']++;
     // [MQTT-3.3.4-1] QoS 1 is answered with PUBACK, QoS 2 with PUBREC.
-    if (packet.qos === 1) metrics['packets.puback.sent']++;
-    else if (packet.qos === 2) metrics['packets.pubrec.sent']++;
+    if (qos === 1) metrics['packets.puback.sent']++;
+    else if (qos === 2) metrics['packets.pubrec.sent']++;
+    const counters = countersByClient.get(client);
+    if (counters) {
+      counters.recv_msg++;
+      counters[CLIENT_QOS_RECEIVED[qos] ?? 'recv_msg.qos0']++;
+    }
   });
 
   broker.on('ack', () => {
     metrics['messages.acked']++;
+  });
+
+  broker.on('connackSent', (_packet, client) => {
+    const counters = countersByClient.get(client);
+    if (counters) counters.send_pkt++;
   });
 
   // Called once per delivery to a subscriber, right before the PUBLISH is written.
@@ -65,6 +131,13 @@ export function installMetrics(broker: Aedes, store: Store): void {
       metrics['messages.sent']++;
       metrics['messages.delivered']++;
       metrics['packets.publish.sent']++;
+      metrics[QOS_SENT[deliveryQos] ?? 'messages.qos0.sent']++;
+      const counters = countersByClient.get(client);
+      if (counters) {
+        counters.send_msg++;
+        counters.send_pkt++;
+        counters[CLIENT_QOS_SENT[deliveryQos] ?? 'send_msg.qos0']++;
+      }
     }
     return result;
   };

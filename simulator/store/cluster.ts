@@ -1,11 +1,17 @@
 // The simulated cluster of GET /nodes, /stats and /metrics (emqx_mgmt_api_nodes, emqx_mgmt.erl):
 // node 1 is this process with its real uptime, memory, load and MQTT counts; the other nodes come
-// from fixtures/nodes.json and carry no live clients, since no real client is connected to them.
+// from fixtures/nodes.json, and their clients, counts and counters from fixtures/clients.json
+// (see fixture-nodes.ts), since no real client is connected to them.
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Clock } from '../plugins/clock.ts';
+import { loadFixtureNodes, type FixtureNode } from './fixture-nodes.ts';
 import { CLUSTER_WIDE_STATS, STATS_NAMES, zeroMetrics, zeroStats, type Metrics, type Stats } from './metrics.ts';
 import type { MqttState } from './mqtt.ts';
+import type { RouteTable } from './routes.ts';
+
+/** This process's node name: node 1, the core node that real MQTT clients connect to. */
+export const SELF_NODE = 'emqx@node1';
 
 /** The broker version the simulator reports everywhere (login, nodes, status). */
 export const EMQX_VERSION = '5.5.1';
@@ -65,15 +71,20 @@ function round2(n: number): number {
 
 export class Cluster {
   /** This process's node name. */
-  readonly self = 'emqx@node1';
+  readonly self = SELF_NODE;
   private readonly others: NodeInfo[];
+  /** The clients of the other nodes, in node order. */
+  readonly fixtureNodes: FixtureNode[];
   private readonly startedAt: number;
   private readonly maxFds = readMaxFds();
+  private readonly clusterMax = zeroStats();
 
   constructor(
     private readonly clock: Clock,
     private readonly mqtt: MqttState,
     nodeCount: number,
+    private readonly routes: RouteTable,
+    fixtureClients: boolean,
   ) {
     this.startedAt = clock.now();
     const templates = JSON.parse(readFileSync(FIXTURE, 'utf8')) as NodeInfo[];
@@ -82,6 +93,12 @@ export class Cluster {
       ...templates[i % templates.length],
       node: `emqx@node${i + 2}`,
     }));
+    this.fixtureNodes = loadFixtureNodes(this.others.map((n) => n.node), clock, routes, fixtureClients);
+  }
+
+  /** The fixture node of a name (not node 1), or undefined. */
+  fixtureNode(node: string): FixtureNode | undefined {
+    return this.fixtureNodes.find((n) => n.name === node);
   }
 
   names(): string[] {
@@ -106,7 +123,7 @@ export class Cluster {
       uptime: this.clock.now() - this.startedAt,
       connections: sessions,
       live_connections: live,
-      cluster_sessions: sessions,
+      cluster_sessions: this.totalSessions(),
       load1: round2(load1),
       load5: round2(load5),
       load15: round2(load15),
@@ -126,32 +143,57 @@ export class Cluster {
   /** nodeInfo of one node, or null when the cluster has no such node. */
   info(node: string): NodeInfo | null {
     if (node === this.self) return this.selfInfo();
-    const other = this.others.find((n) => n.node === node);
-    if (!other) return null;
+    const index = this.others.findIndex((n) => n.node === node);
+    if (index < 0) return null;
+    const other = this.others[index];
+    const stats = this.fixtureNodes[index].stats();
     // Fixture uptime is the uptime at simulator start; it keeps counting from there.
-    return { ...other, uptime: other.uptime + (this.clock.now() - this.startedAt) };
+    return {
+      ...other,
+      uptime: other.uptime + (this.clock.now() - this.startedAt),
+      connections: stats['connections.count'],
+      live_connections: stats['live_connections.count'],
+      cluster_sessions: this.totalSessions(),
+      process_used: other.process_used + 2 * stats['live_connections.count'],
+    };
   }
 
   all(): NodeInfo[] {
     return this.names().map((name) => this.info(name) as NodeInfo);
   }
 
-  stats(node: string): Stats | null {
-    if (node === this.self) return this.mqtt.stats();
-    if (!this.has(node)) return null;
-    // Other nodes hold no clients; cluster-wide gauges are the same on every node.
-    const own = this.mqtt.stats();
-    const stats = zeroStats();
-    for (const name of CLUSTER_WIDE_STATS) {
-      stats[`${name}.count`] = own[`${name}.count`];
-      stats[`${name}.max`] = own[`${name}.max`];
+  /** Sessions of the whole cluster (5.6+ `cluster_sessions`; also what the license counts). */
+  totalSessions(): number {
+    return this.fixtureNodes.reduce((sum, n) => sum + n.clients.size, this.mqtt.sessions.size);
+  }
+
+  /** The cluster-wide gauges (§5.2): the same value on every node. */
+  private clusterWide(): Record<string, number> {
+    const values: Record<string, number> = {
+      retained: this.mqtt.retained.size,
+      topics: this.routes.topicCount,
+      'subscriptions.shared': this.fixtureNodes.reduce((sum, n) => sum + n.sharedSubscriptions, this.mqtt.sharedSubscriptions),
+      cluster_sessions: this.totalSessions(),
+    };
+    for (const [name, count] of Object.entries(values)) {
+      if (count > this.clusterMax[`${name}.max`]) this.clusterMax[`${name}.max`] = count;
     }
-    return stats;
+    return values;
+  }
+
+  stats(node: string): Stats | null {
+    const own = node === this.self ? this.mqtt.stats() : this.fixtureNode(node)?.stats();
+    if (!own) return null;
+    for (const [name, count] of Object.entries(this.clusterWide())) {
+      own[`${name}.count`] = count;
+      own[`${name}.max`] = Math.max(count, this.clusterMax[`${name}.max`]);
+    }
+    return own;
   }
 
   metrics(node: string): Metrics | null {
     if (node === this.self) return this.mqtt.snapshotMetrics();
-    return this.has(node) ? zeroMetrics() : null;
+    return this.fixtureNode(node)?.metrics() ?? null;
   }
 
   /** Stats summed over running nodes, cluster-wide gauges taken once (§5.2). */

@@ -1,14 +1,21 @@
 // The one store the REST handlers and the MQTT broker share (STYLE habit 7): persisted
-// configuration (users, API keys, and what later modules add) plus live state (sessions,
-// counters, tokens, alarms). `open()` loads --data-dir, seeds, and creates the default user.
+// configuration (users, API keys, license setting, and what later modules add) plus live state
+// (sessions, routes, counters, samples, tokens, alarms). `open()` loads --data-dir, seeds, and
+// creates the default user.
 import type { Clock } from '../plugins/clock.ts';
 import { Alarms } from './alarms.ts';
 import { ApiKeys } from './api-keys.ts';
-import { Cluster } from './cluster.ts';
+import { Clients } from './clients.ts';
+import { Cluster, SELF_NODE } from './cluster.ts';
+import { Conditions, type MemoryWatch } from './conditions.ts';
 import type { StoreContext } from './context.ts';
+import { License, type LicenseOptions } from './license.ts';
 import { LoginGuard, type LockoutOptions, type RateLimitOptions } from './login-guard.ts';
+import { historyProfiles, monitorSources } from './monitor-sources.ts';
+import { Monitor } from './monitor.ts';
 import { MqttState } from './mqtt.ts';
 import { StateFile } from './persist.ts';
+import { RouteTable } from './routes.ts';
 import { emptyState, type PersistedState } from './state.ts';
 import { Tokens } from './tokens.ts';
 import { Users } from './users.ts';
@@ -24,6 +31,13 @@ export interface StoreOptions {
   loginRateLimit: RateLimitOptions;
   /** Where load-time problems (corrupt state files) are reported. */
   warn: (message: string) => void;
+  /** Load the fixture clients of the other nodes. */
+  fixtureClients: boolean;
+  /** Back-fill seven days of monitor history. */
+  monitorHistory: boolean;
+  sampleIntervalMs: number;
+  license: Partial<LicenseOptions>;
+  memory: MemoryWatch;
 }
 
 export class Store implements StoreContext {
@@ -33,9 +47,14 @@ export class Store implements StoreContext {
   readonly loginGuard: LoginGuard;
   readonly users: Users;
   readonly apiKeys: ApiKeys;
-  readonly mqtt = new MqttState();
+  readonly routes = new RouteTable();
+  readonly mqtt = new MqttState(SELF_NODE, this.routes);
   readonly cluster: Cluster;
+  readonly clients: Clients;
   readonly alarms: Alarms;
+  readonly license: License;
+  readonly monitor: Monitor;
+  readonly conditions: Conditions;
   private readonly file: StateFile<PersistedState> | null;
 
   private constructor(options: StoreOptions, state: PersistedState, file: StateFile<PersistedState> | null) {
@@ -46,9 +65,22 @@ export class Store implements StoreContext {
     this.loginGuard = new LoginGuard(options.clock, options.lockout, options.loginRateLimit);
     this.users = new Users(this, this.tokens);
     this.apiKeys = new ApiKeys(this);
-    this.cluster = new Cluster(options.clock, this.mqtt, Math.max(1, options.nodes));
+    this.cluster = new Cluster(options.clock, this.mqtt, Math.max(1, options.nodes), this.routes, options.fixtureClients);
+    this.clients = new Clients(this.mqtt, this.cluster);
     this.alarms = new Alarms(options.clock);
     if (options.seed === 'demo') this.alarms.seed(this.cluster.names());
+    this.license = new License(this, options.clock, options.license);
+    this.conditions = new Conditions(this.alarms, this.license, SELF_NODE, () => this.liveConnections(), options.memory);
+    const sources = monitorSources(this.mqtt, this.routes, this.cluster);
+    this.monitor = new Monitor(options.clock, options.sampleIntervalMs, sources, () => this.conditions.check());
+    if (options.monitorHistory) this.monitor.backfill(historyProfiles(sources, this.routes, this.cluster, options.clock.now()));
+    // The first sample at start, so the series is continuous from there.
+    this.monitor.tick();
+  }
+
+  /** Live connections of the whole cluster. */
+  liveConnections(): number {
+    return this.cluster.fixtureNodes.reduce((sum, n) => sum + n.liveConnections, this.mqtt.liveConnections);
   }
 
   /** Loads (or starts) the state and makes sure the default user exists. */

@@ -46,7 +46,7 @@ export type StatsName = (typeof STATS_NAMES)[number];
 export type Stats = Record<string, number>;
 
 /** Stats that are cluster-wide, taken once rather than summed when aggregating (§5.2). */
-export const CLUSTER_WIDE_STATS: ReadonlySet<StatsName> = new Set(['retained', 'topics', 'subscriptions.shared']);
+export const CLUSTER_WIDE_STATS: ReadonlySet<StatsName> = new Set(['retained', 'topics', 'subscriptions.shared', 'cluster_sessions']);
 
 export function zeroMetrics(): Metrics {
   const metrics = {} as Metrics;

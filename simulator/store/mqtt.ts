@@ -1,10 +1,14 @@
-// Live MQTT state of this node, written by the broker events and read by the REST handlers:
-// sessions (connected clients and offline persistent sessions), subscriptions, subscribed topic
-// filters, retained topics, metrics counters and the sockets whose bytes are counted.
-// Nothing here is persisted; a restart starts from zero like a rebooted broker.
+// Live MQTT state of node 1 (this process), written by the broker events and read by the REST
+// handlers: sessions (connected clients and offline persistent sessions) with their per-connection
+// counters, subscriptions, retained messages, metrics counters and the sockets whose bytes are
+// counted. Nothing here is persisted; a restart starts from zero like a rebooted broker.
+import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
 import type { Client } from 'aedes';
+import { SESSION_EXPIRY_SECONDS, type ClientCounters, type ClientRecord, type SubOptions } from './client-record.ts';
 import { zeroMetrics, zeroStats, type Metrics, type Stats } from './metrics.ts';
+import type { RouteTable } from './routes.ts';
+import { FilterIndex, parseShare, routeTopic } from './topic.ts';
 
 export type Transport = 'tcp' | 'ws';
 
@@ -17,24 +21,41 @@ export interface ConnectInfo {
   protoName: string;
 }
 
-export interface Session {
-  clientid: string;
-  username: string | null;
-  ip_address: string;
-  port: number;
-  proto_name: string;
-  proto_ver: number;
-  clean_start: boolean;
-  keepalive: number;
+export interface Session extends ClientRecord {
   transport: Transport;
-  created_at: number;
-  connected_at: number;
-  disconnected_at: number | null;
-  connected: boolean;
-  /** Topic filter → granted QoS. */
-  subscriptions: Map<string, number>;
-  /** The Aedes client while connected, for kicks and publishes. */
+  /** The Aedes client while connected, for kicks and API subscriptions. */
   client: Client | null;
+  /** The transport socket while connected (its byte counts are the client's octets). */
+  socket: Socket | null;
+  counters: ClientCounters;
+}
+
+/** A retained message as the retainer API describes it (emqx-api-part1 §11). */
+export interface RetainedMessage {
+  msgid: string;
+  topic: string;
+  qos: number;
+  publish_at: number;
+  from_clientid: string | null;
+  from_username: string | null;
+  payload: Buffer;
+}
+
+/** A subscription as Aedes reports it; MQTT 5 options arrive as booleans or numbers. */
+export interface SubscribedFilter {
+  topic: string;
+  qos: number;
+  nl?: boolean | number;
+  rap?: boolean | number;
+  rh?: number;
+}
+
+export interface ConnectionDetails {
+  transport: Transport;
+  ip: string;
+  port: number;
+  socket: Socket | null;
+  counters: ClientCounters;
 }
 
 // Packets whose count is not kept directly but summed for packets.sent.
@@ -44,22 +65,33 @@ const SENT_KEYS = [
   'packets.pingresp.sent', 'packets.disconnect.sent', 'packets.auth.sent',
 ] as const;
 
-function isShared(filter: string): boolean {
-  return filter.startsWith('$share/') || filter.startsWith('$queue/');
-}
-
 /** Strips the IPv4-mapped IPv6 prefix so addresses read as EMQX shows them. */
 export function plainAddress(address: string | undefined): string {
   if (!address) return '';
   return address.startsWith('::ffff:') ? address.slice(7) : address;
 }
 
+let guidCounter = 0;
+
+/** A 128-bit message id in hex, time-ordered like EMQX's guid. */
+export function messageId(now: number): string {
+  guidCounter = (guidCounter + 1) & 0xffff;
+  const time = Math.floor(now).toString(16).padStart(12, '0').slice(-12);
+  return `${time}${guidCounter.toString(16).padStart(4, '0')}${randomBytes(8).toString('hex')}`.toUpperCase();
+}
+
+function flag(value: boolean | number | undefined): number {
+  return value ? 1 : 0;
+}
+
 export class MqttState {
   /** Counters incremented by the broker taps; read them through `snapshotMetrics()`. */
   readonly metrics: Metrics = zeroMetrics();
   readonly sessions = new Map<string, Session>();
-  readonly retained = new Set<string>();
-  private readonly topics = new Map<string, number>();
+  /** Retained messages by topic, in the order they were first retained. */
+  readonly retained = new Map<string, RetainedMessage>();
+  /** The filters this node's sessions hold, for "does anybody subscribe to this topic?". */
+  readonly filters = new FilterIndex();
   private readonly sockets = new Set<Socket>();
   private readonly max: Stats = zeroStats();
   private liveCount = 0;
@@ -67,6 +99,13 @@ export class MqttState {
   private sharedCount = 0;
   private closedBytesReceived = 0;
   private closedBytesSent = 0;
+  private seq = 0;
+
+  constructor(
+    /** This node's name. */
+    readonly node: string,
+    private readonly routes: RouteTable,
+  ) {}
 
   /** Counts a transport socket's bytes for its whole life (TCP socket, or the socket under a WebSocket). */
   trackSocket(socket: Socket): void {
@@ -84,7 +123,7 @@ export class MqttState {
   }
 
   /** Records a client that Aedes has registered; resumes a persistent session of the same id. */
-  connected(client: Client, info: ConnectInfo, transport: Transport, address: { ip: string; port: number }, now: number): Session {
+  connected(client: Client, info: ConnectInfo, details: ConnectionDetails, now: number): Session {
     let session = this.sessions.get(client.id);
     // A stale connection of the same id that was never reported closed is replaced, not added.
     if (session?.connected) this.liveCount--;
@@ -99,23 +138,30 @@ export class MqttState {
         clientid: client.id,
         subscriptions: new Map(),
         created_at: now,
+        seq: ++this.seq,
       } as Session;
       this.sessions.set(client.id, session);
     }
     this.liveCount++;
     Object.assign(session, {
       username: info.username,
-      ip_address: address.ip,
-      port: address.port,
+      ip_address: details.ip,
+      port: details.port,
       proto_name: info.protoName,
       proto_ver: info.protoVer,
       clean_start: info.clean,
       keepalive: info.keepalive,
-      transport,
+      // MQTT 3.1.1 has no session expiry: EMQX applies its session_expiry_interval to
+      // persistent sessions and ends clean ones with the connection.
+      expiry_interval: info.clean ? 0 : SESSION_EXPIRY_SECONDS,
+      listener: `${details.transport}:default`,
+      transport: details.transport,
       connected_at: now,
       disconnected_at: null,
       connected: true,
       client,
+      socket: details.socket,
+      counters: details.counters,
     });
     this.bumpMax();
     return session;
@@ -127,56 +173,79 @@ export class MqttState {
     // After a takeover the session already belongs to the new connection.
     if (!session || session.client !== client) return;
     this.liveCount--;
+    if (session.socket) {
+      session.counters.recv_oct = session.socket.bytesRead;
+      session.counters.send_oct = session.socket.bytesWritten;
+    }
     session.connected = false;
     session.client = null;
+    session.socket = null;
     session.disconnected_at = now;
-    if (session.clean_start) {
-      this.dropSubscriptions(session);
-      this.sessions.delete(client.id);
-    }
+    if (session.clean_start) this.discard(client.id);
   }
 
-  subscribed(client: Client, subs: ReadonlyArray<{ topic: string; qos: number }>): void {
+  /** Removes a session and its subscriptions (kick, clean end); returns what was removed. */
+  discard(clientid: string): Session | undefined {
+    const session = this.sessions.get(clientid);
+    if (!session) return undefined;
+    this.dropSubscriptions(session);
+    this.sessions.delete(clientid);
+    return session;
+  }
+
+  subscribed(client: Client, subs: readonly SubscribedFilter[]): void {
     const session = this.sessions.get(client.id);
-    if (!session) return;
-    for (const { topic, qos } of subs) {
+    if (!session || session.client !== client) return;
+    for (const sub of subs) {
       // 0x80 in a SUBACK is a refused filter [MQTT-3.9.3-2]; nothing was subscribed.
-      if (qos === 128) continue;
-      if (!session.subscriptions.has(topic)) this.addFilter(topic);
-      session.subscriptions.set(topic, qos);
+      if (sub.qos === 128) continue;
+      if (!session.subscriptions.has(sub.topic)) this.addFilter(sub.topic);
+      session.subscriptions.set(sub.topic, { qos: sub.qos, nl: flag(sub.nl), rap: flag(sub.rap), rh: sub.rh ?? 0 });
     }
     this.bumpMax();
   }
 
   unsubscribed(client: Client, topics: readonly string[]): void {
     const session = this.sessions.get(client.id);
-    if (!session) return;
+    if (!session || session.client !== client) return;
     for (const topic of topics) {
       if (session.subscriptions.delete(topic)) this.removeFilter(topic);
     }
   }
 
-  /** Tracks the retained store: an empty retained payload deletes the topic's message [MQTT-3.3.1-10]. */
-  retain(topic: string, payloadLength: number): void {
-    if (payloadLength === 0) this.retained.delete(topic);
-    else {
-      this.retained.add(topic);
-      if (this.retained.size > this.max['retained.max']) this.max['retained.max'] = this.retained.size;
+  /** True when a session of this node (online or offline) subscribes to a matching filter. */
+  hasSubscriber(topic: string): boolean {
+    return this.filters.hasMatch(topic);
+  }
+
+  /**
+   * Tracks the retained store: a retained message replaces the topic's previous one and an
+   * empty payload deletes it [MQTT-3.3.1-5, MQTT-3.3.1-10].
+   */
+  retain(topic: string, qos: number, payload: Buffer, from: { clientid: string | null; username: string | null }, now: number): void {
+    if (payload.length === 0) {
+      this.retained.delete(topic);
+      return;
     }
+    this.retained.set(topic, {
+      msgid: messageId(now), topic, qos, publish_at: now,
+      from_clientid: from.clientid, from_username: from.username, payload,
+    });
+    if (this.retained.size > this.max['retained.max']) this.max['retained.max'] = this.retained.size;
   }
 
   private addFilter(topic: string): void {
     this.subscriptionCount++;
-    if (isShared(topic)) this.sharedCount++;
-    this.topics.set(topic, (this.topics.get(topic) ?? 0) + 1);
+    if (parseShare(topic)) this.sharedCount++;
+    this.filters.add(routeTopic(topic));
+    this.routes.add(topic, this.node);
   }
 
   private removeFilter(topic: string): void {
     this.subscriptionCount--;
-    if (isShared(topic)) this.sharedCount--;
-    const refs = (this.topics.get(topic) ?? 1) - 1;
-    if (refs > 0) this.topics.set(topic, refs);
-    else this.topics.delete(topic);
+    if (parseShare(topic)) this.sharedCount--;
+    this.filters.remove(routeTopic(topic));
+    this.routes.remove(topic, this.node);
   }
 
   private dropSubscriptions(session: Session): void {
@@ -187,6 +256,16 @@ export class MqttState {
   /** Number of clients currently connected. */
   get liveConnections(): number {
     return this.liveCount;
+  }
+
+  /** Number of subscriptions held by this node's sessions. */
+  get subscriptions(): number {
+    return this.subscriptionCount;
+  }
+
+  /** Number of shared subscriptions held by this node's sessions. */
+  get sharedSubscriptions(): number {
+    return this.sharedCount;
   }
 
   private currentCounts(): Record<string, number> {
@@ -203,7 +282,7 @@ export class MqttState {
       subscribers: this.subscriptionCount,
       subscriptions: this.subscriptionCount,
       'subscriptions.shared': this.sharedCount,
-      topics: this.topics.size,
+      topics: this.routes.topicCount,
     };
   }
 
@@ -213,7 +292,7 @@ export class MqttState {
     }
   }
 
-  /** The §5.2 stats of this node. */
+  /** The §5.2 stats of this node (cluster-wide gauges as this node sees them). */
   stats(): Stats {
     const stats: Stats = {};
     for (const [name, count] of Object.entries(this.currentCounts())) {

@@ -24,6 +24,8 @@ export interface ApiKeyRecord {
 export interface PersistedState {
   users: UserRecord[];
   api_keys: ApiKeyRecord[];
+  /** PUT /license/setting; absent until changed. */
+  license_setting?: { connection_low_watermark: string; connection_high_watermark: string };
 }
 
 /** A state with nothing configured; loaded files are merged over it so new keys get defaults. */

@@ -1,6 +1,6 @@
 // Timestamp formats of the EMQX API: RFC 3339 with the server's local offset, in second or
-// millisecond precision (emqx-api-part1 §0), and the parser for inputs that accept either an
-// RFC 3339 string or epoch seconds.
+// millisecond precision (emqx-api-part1 §0), and the parsers for inputs that accept either an
+// RFC 3339 string or epoch seconds (or milliseconds).
 
 function pad(n: number, width = 2): string {
   return String(n).padStart(width, '0');
@@ -23,6 +23,15 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\
 export function parseEpochSecond(value: string | number): number | null {
   if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value * 1000 : null;
   if (/^\d{1,12}$/.test(value)) return Number(value) * 1000;
+  if (!RFC3339.test(value)) return null;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** Parses an `epoch_millisecond` input (integer ms or RFC 3339 string) to epoch ms, or null. */
+export function parseEpochMillisecond(value: string | number): number | null {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : null;
+  if (/^\d{1,15}$/.test(value)) return Number(value);
   if (!RFC3339.test(value)) return null;
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? null : ms;

@@ -6,8 +6,15 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildTestApp, login } from '../helpers/simulator.ts';
 
-const BODY_FIELDS = ['username', 'password', 'description', 'name', 'desc', 'enable', 'expired_at', 'old_pwd', 'new_pwd'];
-const QUERY_FIELDS = ['page', 'limit', 'activated', 'aggregate', 'node', 'format'];
+const BODY_FIELDS = [
+  'username', 'password', 'description', 'name', 'desc', 'enable', 'expired_at', 'old_pwd', 'new_pwd',
+  'topic', 'payload', 'payload_encoding', 'qos', 'retain', 'nl', 'rap', 'rh', 'connection_low_watermark', 'connection_high_watermark',
+];
+const QUERY_FIELDS = [
+  'page', 'limit', 'activated', 'aggregate', 'node', 'format', 'latest', 'cursor', 'fields', 'clientid', 'username',
+  'ip_address', 'conn_state', 'clean_start', 'proto_ver', 'like_clientid', 'like_username', 'gte_created_at',
+  'lte_connected_at', 'topic', 'match_topic', 'qos', 'share_group',
+];
 
 const body = fc.oneof(
   fc.jsonValue(),

@@ -1,7 +1,8 @@
 // Debian's mosquitto clients (installed by .ci/run) against the simulator: a subscriber connected
 // over TCP is counted in /stats and /nodes within a second, and a message published by
-// mosquitto_pub reaches it; both sides agree (security.md M4).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+// mosquitto_pub reaches it; the client list shows their CONNECT flags, the retainer what they
+// retain, and POST /publish reaches them; both sides agree (security.md M4).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { login, request, startSimulator, waitFor, type RunningSimulator } from '../helpers/simulator.ts';
@@ -11,9 +12,13 @@ let token = '';
 let sub: ChildProcess | undefined;
 
 test.before(async () => {
-  const found = spawnSync('mosquitto_sub', ['--help']);
+  const missing = await new Promise<boolean>((resolve) => {
+    const probe = spawn('mosquitto_sub', ['--help']);
+    probe.on('error', () => resolve(true));
+    probe.on('close', () => resolve(false));
+  });
   // Not a skip: the tools are part of the test environment, .ci/run installs them.
-  if (found.error) throw new Error('mosquitto_sub is missing: apt-get install mosquitto-clients');
+  if (missing) throw new Error('mosquitto_sub is missing: apt-get install mosquitto-clients');
   sim = await startSimulator();
   token = await login(sim.baseUrl);
 });
@@ -42,6 +47,32 @@ test('mosquitto_sub connects, is counted, and receives what mosquitto_pub sends'
   await waitFor(async () => received.includes('cli/hello hi there'), 1000);
   sub.kill();
   await waitFor(async () => (await stats())['connections.count'] === before['connections.count'], 1000);
+});
+
+test('mosquitto clients on both sides of the API: listed with their flags, retained, and reached by POST /publish', async () => {
+  let received = '';
+  const durable = spawn('mosquitto_sub', ['-h', '127.0.0.1', '-p', String(sim.mqtt), '-i', 'cli-durable', '-u', 'carol', '-c', '-q', '1', '-k', '33', '-t', 'cli/api/#', '-v']);
+  sub = durable;
+  durable.stdout!.on('data', (chunk: Buffer) => (received += chunk.toString()));
+  const row = async () => (await request(sim.baseUrl, 'GET', '/api/v5/clients/cli-durable', { token })).json;
+  await waitFor(async () => (await row())?.subscriptions_cnt === 1, 1000, 'mosquitto_sub listed');
+  const listed = await row();
+  assert.equal(
+    [listed.username, listed.clean_start, listed.proto_ver, listed.keepalive, listed.ip_address, listed.connected],
+    ['carol', false, 4, 33, '127.0.0.1', true],
+  );
+  assert.equal((await request(sim.baseUrl, 'GET', '/api/v5/clients/cli-durable/subscriptions', { token })).json[0].qos, 1);
+  const published = await request(sim.baseUrl, 'POST', '/api/v5/publish', { token, body: { topic: 'cli/api/x', payload: 'from the API', qos: 1 } });
+  assert.is(published.status, 200);
+  await waitFor(async () => received.includes('cli/api/x from the API'), 1000, 'delivered to mosquitto_sub');
+
+  const pub = spawn('mosquitto_pub', ['-h', '127.0.0.1', '-p', String(sim.mqtt), '-i', 'cli-retain', '-u', 'dave', '-r', '-q', '1', '-t', 'cli/state', '-m', 'on']);
+  assert.is(await new Promise((resolve) => pub.on('close', resolve)), 0);
+  const retained = (await request(sim.baseUrl, 'GET', `/api/v5/mqtt/retainer/message/${encodeURIComponent('cli/state')}`, { token })).json;
+  assert.equal([retained.from_clientid, retained.from_username, retained.qos, Buffer.from(retained.payload, 'base64').toString()], ['cli-retain', 'dave', 1, 'on']);
+  durable.kill();
+  await waitFor(async () => (await row())?.connected === false, 1000, 'offline persistent session');
+  assert.is((await request(sim.baseUrl, 'DELETE', '/api/v5/clients/cli-durable', { token })).status, 204);
 });
 
 test.run();

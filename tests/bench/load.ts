@@ -1,6 +1,15 @@
-// Live traffic for the console: N MQTT clients over TCP that each subscribe to their own topic
-// tree and publish to it every second. `npm run load -- --clients 200 [--host H] [--port P]
-// [--seconds S] [--interval MS]`. It stops by itself after --seconds (default 300) or on Ctrl-C.
+// Live traffic for the console: N MQTT clients over TCP with a mix a real fleet has, publishing at
+// an overall rate and printing what they published and received per second, so the console's
+// rates can be compared. It stops by itself after --seconds (default 300) or on Ctrl-C.
+//
+//   npm run load -- --clients 200 --rate 500 [--seconds S] [--host H] [--port P]
+//                   [--persistent 0.2] [--churn 5] [--report 5]
+//
+// Each client subscribes to its own tree `load/<i>/#`; every twentieth also to the wildcard
+// `load/+/status`. A fifth (--persistent) keep their session (clean session off). Messages are
+// QoS 0 (60 %), 1 (30 %) or 2 (10 %); one in twenty is a retained status update, and every client
+// retains `online` on connect with a retained `offline` will. Every 10 s, --churn clients
+// disconnect and come back a second later.
 import mqtt, { type MqttClient } from 'mqtt';
 
 function flag(name: string, fallback: number | string): string {
@@ -8,45 +17,128 @@ function flag(name: string, fallback: number | string): string {
   return index >= 0 && process.argv[index + 1] ? process.argv[index + 1] : String(fallback);
 }
 
-const clients = Math.min(10_000, Math.max(1, Number(flag('clients', 50))));
+function bounded(name: string, fallback: number, min: number, max: number): number {
+  const value = Number(flag(name, fallback));
+  return Number.isFinite(value) ? Math.min(max, Math.max(min, value)) : fallback;
+}
+
+const clients = Math.round(bounded('clients', 50, 1, 10_000));
+const rate = bounded('rate', clients, 0, 50_000);
+const seconds = bounded('seconds', 300, 1, 3600);
+const persistentShare = bounded('persistent', 0.2, 0, 1);
+const churn = Math.round(bounded('churn', Math.min(5, Math.ceil(clients / 10)), 0, clients));
+const reportEvery = Math.round(bounded('report', 5, 1, 60));
 const host = flag('host', '127.0.0.1');
 const port = Number(flag('port', 1883));
-const seconds = Math.min(3600, Math.max(1, Number(flag('seconds', 300))));
-const interval = Math.max(100, Number(flag('interval', 1000)));
 
-const connections: MqttClient[] = [];
+const connections: (MqttClient | null)[] = new Array(clients).fill(null);
 let published = 0;
 let received = 0;
+let retainedSent = 0;
 let failed = 0;
+let reconnects = 0;
+let stopping = false;
+const perQos = [0, 0, 0];
 
-for (let i = 0; i < clients; i++) {
-  const client = mqtt.connect({ host, port, protocol: 'mqtt', clientId: `load-${i}`, reconnectPeriod: 0, connectTimeout: 10_000 });
-  client.on('connect', () => client.subscribe(`load/${i}/#`, { qos: 1 }));
+const statusTopic = (i: number) => `load/${i}/status`;
+
+function open(i: number): void {
+  const clean = i >= Math.round(clients * persistentShare);
+  const client = mqtt.connect({
+    host, port, protocol: 'mqtt', protocolVersion: 4, clientId: `load-${i}`, clean,
+    reconnectPeriod: 0, connectTimeout: 10_000, keepalive: 30,
+    will: { topic: statusTopic(i), payload: Buffer.from('offline'), qos: 1, retain: true },
+  });
+  client.on('connect', (connack) => {
+    // A resumed persistent session still has its subscriptions [MQTT-3.2.2-2].
+    if (!connack.sessionPresent) {
+      const filters: Record<string, { qos: 0 | 1 | 2 }> = { [`load/${i}/#`]: { qos: 1 } };
+      if (i % 20 === 0) filters['load/+/status'] = { qos: 0 };
+      client.subscribe(filters);
+    }
+    client.publish(statusTopic(i), 'online', { qos: 1, retain: true });
+  });
   client.on('message', () => received++);
   client.on('error', () => failed++);
-  connections.push(client);
+  connections[i] = client;
+}
+
+console.log(`load: ${clients} clients (${Math.round(clients * persistentShare)} persistent), ${rate} msg/s for ${seconds} s against ${host}:${port}`);
+for (let i = 0; i < clients; i++) {
+  open(i);
   // Spread the connects so a large N does not arrive as one burst.
   if (i % 100 === 99) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
+// Publishes in 100 ms slices, carrying the fraction over so the overall rate is exact.
+let next = 0;
+let credit = 0;
 const publisher = setInterval(() => {
-  connections.forEach((client, i) => {
-    if (!client.connected) return;
-    client.publish(`load/${i}/data`, JSON.stringify({ t: Date.now(), v: Math.round(Math.random() * 1000) / 10 }), { qos: i % 2 as 0 | 1 });
+  credit += rate / 10;
+  let budget = Math.floor(credit);
+  credit -= budget;
+  for (let tries = 0; budget > 0 && tries < clients; tries++) {
+    const i = next;
+    next = (next + 1) % clients;
+    const client = connections[i];
+    if (!client?.connected) continue;
+    const n = published + 1;
+    const retain = n % 20 === 0;
+    const qos = (n % 10 < 6 ? 0 : n % 10 < 9 ? 1 : 2) as 0 | 1 | 2;
+    const topic = retain ? statusTopic(i) : `load/${i}/data`;
+    const payload = retain ? 'online' : JSON.stringify({ t: Date.now(), v: Math.round(Math.random() * 1000) / 10 });
+    client.publish(topic, payload, { qos, retain });
     published++;
-  });
-}, interval);
+    perQos[qos]++;
+    if (retain) retainedSent++;
+    budget--;
+    tries = -1;
+  }
+}, 100);
 
+// Every 10 s a few clients drop their connection and come back a second later.
+const churner = setInterval(() => {
+  for (let k = 0; k < churn; k++) {
+    const i = Math.floor(Math.random() * clients);
+    const client = connections[i];
+    if (!client) continue;
+    connections[i] = null;
+    client.end(false, {}, () => {
+      if (stopping) return;
+      setTimeout(() => {
+        if (stopping) return;
+        reconnects++;
+        open(i);
+      }, 1000);
+    });
+  }
+}, 10_000);
+
+let lastPublished = 0;
+let lastReceived = 0;
+let elapsed = 0;
 const reporter = setInterval(() => {
-  const up = connections.filter((c) => c.connected).length;
-  console.log(`connected ${up}/${clients}  published ${published}  received ${received}  errors ${failed}`);
-}, 5000);
+  elapsed += reportEvery;
+  const up = connections.filter((c) => c?.connected).length;
+  const pubRate = (published - lastPublished) / reportEvery;
+  const recvRate = (received - lastReceived) / reportEvery;
+  lastPublished = published;
+  lastReceived = received;
+  console.log(
+    `${String(elapsed).padStart(5)}s  published ${pubRate.toFixed(1)}/s  received ${recvRate.toFixed(1)}/s  ` +
+      `connected ${up}/${clients}  total published ${published} (qos0 ${perQos[0]}, qos1 ${perQos[1]}, qos2 ${perQos[2]}, retained ${retainedSent})  ` +
+      `reconnects ${reconnects}  errors ${failed}`,
+  );
+}, reportEvery * 1000);
 
-async function stop() {
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
   clearInterval(publisher);
+  clearInterval(churner);
   clearInterval(reporter);
-  await Promise.all(connections.map((c) => c.endAsync().catch(() => undefined)));
-  console.log(`done: published ${published}, received ${received}`);
+  await Promise.all(connections.map((c) => c?.endAsync().catch(() => undefined)));
+  console.log(`done: published ${published}, received ${received}, reconnects ${reconnects}, errors ${failed}`);
   process.exit(0);
 }
 setTimeout(stop, seconds * 1000);

@@ -34,9 +34,12 @@ export function manualClock(startMs = Date.UTC(2026, 0, 1, 8, 0, 0)): ManualCloc
   };
 }
 
-/** A fresh in-memory app with the empty seed, for `inject()` tests; options override. */
+/**
+ * A fresh in-memory app with the empty seed, for `inject()` tests; options override. The monitor
+ * samples when /monitor* is read (no timer), so tests drive it with their clock.
+ */
 export function buildTestApp(options: SimOptions = {}): Promise<FastifyInstance> {
-  return buildApp({ dataDir: null, seed: 'empty', staticDir: path.join(REPO_ROOT, 'tests', 'no-static-dir'), ...options });
+  return buildApp({ dataDir: null, seed: 'empty', staticDir: path.join(REPO_ROOT, 'tests', 'no-static-dir'), sampleTimer: false, ...options });
 }
 
 /** `app.inject()` with an optional Bearer token and JSON body. */
@@ -62,12 +65,16 @@ export interface RunningSimulator {
 
 export interface StartSimulatorOptions extends Omit<StartFlags, 'host' | 'httpPort' | 'mqttPort' | 'wsPort'> {}
 
-/** Starts the simulator in this process on free ports (memory only and empty seed unless told). */
+/**
+ * Starts the simulator in this process on free ports (memory only and empty seed unless told;
+ * no sampler timer, as in buildTestApp).
+ */
 export async function startSimulator(opts: StartSimulatorOptions = {}): Promise<RunningSimulator> {
   const started = await start({
     dataDir: null,
     seed: 'empty',
     ...opts,
+    app: { sampleTimer: false, ...opts.app },
     host: '127.0.0.1',
     httpPort: 0,
     mqttPort: 0,

@@ -37,6 +37,18 @@ test('every message key used in the console has a Chinese and an English text', 
   assert.equal(missing, []);
 });
 
+test('no message key is defined in two places (the later one would silently win)', () => {
+  const seen = new Map<string, string>();
+  const twice: string[] = [];
+  for (const file of sources) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/^\s*'([a-z][A-Za-z]*(?:\.[A-Za-z0-9]+)+)':\s*\{\s*zh:/gm)) {
+      if (seen.has(m[1])) twice.push(`${m[1]}: ${seen.get(m[1])} and ${path.relative(web, file)}`);
+      seen.set(m[1], path.relative(web, file));
+    }
+  }
+  assert.equal(twice, []);
+});
+
 test('menu group titles exist for every group a feature can use', async () => {
   const { MENU_GROUPS } = await import('../../web/lib/feature.ts');
   for (const group of MENU_GROUPS) assert.equal(missingLocales(`menu.${group}`), [], group);

@@ -1,13 +1,12 @@
 /**
  * The header's alarm count: active alarms from `GET /alarms?activated=true` (envelope A's
- * `meta.count`), refreshed every 30 s while the tab is visible; a link to the alarm page once
- * that screen exists.
+ * `meta.count`), refreshed every 30 s while the tab is visible and whenever a screen touches the
+ * `alarms` resource (e.g. clearing the history); a link to the alarm page once that screen exists.
  */
-import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { api } from '../lib/api.ts';
-import { handleError } from '../lib/errors.ts';
 import { t } from '../lib/i18n.ts';
+import { useRemote } from '../lib/resources.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { hasScreen } from './routes.ts';
 
@@ -15,25 +14,9 @@ const ALARM_PAGE = '/alarm/current-alarm';
 const INTERVAL_MS = 30_000;
 
 export function AlarmBanner() {
-  const [count, setCount] = useState<number | undefined>();
-  useEffect(() => {
-    let controller = new AbortController();
-    const load = () => {
-      if (document.hidden) return;
-      controller.abort();
-      controller = new AbortController();
-      api.get<{ data: unknown[]; meta: { count?: number } }>('/alarms', { params: { activated: true, page: 1, limit: 1 }, signal: controller.signal })
-        .then((res) => setCount(res.meta.count ?? res.data.length), handleError);
-    };
-    load();
-    const timer = setInterval(load, INTERVAL_MS);
-    document.addEventListener('visibilitychange', load);
-    return () => {
-      clearInterval(timer);
-      document.removeEventListener('visibilitychange', load);
-      controller.abort();
-    };
-  }, []);
+  const alarms = useRemote('alarms', (signal) =>
+    api.get<{ data: unknown[]; meta: { count?: number } }>('/alarms', { params: { activated: true, page: 1, limit: 1 }, signal }), '', INTERVAL_MS);
+  const count = alarms.data && (alarms.data.meta.count ?? alarms.data.data.length);
   if (count === undefined) return null;
   const text = count > 0 ? t('header.alarms', { count }) : t('header.noAlarm');
   const body = <><Icon name="bell" /> <span>{text}</span></>;

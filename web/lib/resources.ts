@@ -5,7 +5,10 @@
 import { useEffect, useState } from 'react';
 import { proxy, useSnapshot } from 'valtio';
 import { ApiError } from './api.ts';
+import { confirm } from './confirm.ts';
 import { handleError, SESSION_CODES } from './errors.ts';
+import { t } from './i18n.ts';
+import { toast } from './toasts.ts';
 
 const versions = proxy<Record<string, number>>({});
 
@@ -25,7 +28,7 @@ export interface Remote<T> {
  * Loads `loader(signal)` for `resource`; `key` (e.g. the query string) re-runs it.
  * Example: `const users = useRemote('users', (signal) => api.get('/users', { signal }), '')`.
  */
-export function useRemote<T>(resource: string, loader: (signal: AbortSignal) => Promise<T>, key = ''): Remote<T> {
+export function useRemote<T>(resource: string, loader: (signal: AbortSignal) => Promise<T>, key = '', refreshMs = 0): Remote<T> {
   const version = useSnapshot(versions)[resource] ?? 0;
   const [tick, setTick] = useState(0);
   const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
@@ -43,5 +46,48 @@ export function useRemote<T>(resource: string, loader: (signal: AbortSignal) => 
     );
     return () => controller.abort();
   }, [resource, key, version, tick]);
+  useLiveRefresh(refreshMs, () => setTick((n) => n + 1));
   return { data: state.data, error: state.error, loading: state.loading, reload: () => setTick((n) => n + 1) };
+}
+
+/**
+ * Calls `refresh` every `ms` while the tab is visible, and once when it becomes visible again;
+ * nothing when `ms` is 0. Live views pause in hidden tabs (DESIGN.md §7).
+ */
+export function useLiveRefresh(ms: number, refresh: () => void) {
+  useEffect(() => {
+    if (!ms) return;
+    const timer = setInterval(() => !document.hidden && refresh(), ms);
+    const onVisible = () => !document.hidden && refresh();
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [ms]);
+}
+
+/**
+ * Runs a write the way every screen does: confirm first when asked (`confirm` is an i18n key,
+ * filled with `params`), then the call, a success toast, and a reload of `resource`'s lists.
+ * Resolves true when it ran and succeeded; failures go to `handleError`.
+ */
+export async function perform(options: {
+  resource: string;
+  run: () => Promise<unknown>;
+  confirm?: string;
+  danger?: boolean;
+  success?: string;
+  params?: Record<string, unknown>;
+}): Promise<boolean> {
+  if (options.confirm && !(await confirm(t(options.confirm, options.params), { danger: options.danger }))) return false;
+  try {
+    await options.run();
+  } catch (error) {
+    handleError(error);
+    return false;
+  }
+  toast(t(options.success ?? 'common.success'));
+  touch(options.resource);
+  return true;
 }

@@ -1,40 +1,40 @@
 /**
- * Renders a `ResourceDecl`: heading with create button, filters in the URL, the table, the pager,
- * row actions with confirmation, and forms in a drawer. A plain collection screen is this plus
- * its declaration.
+ * Renders a `ResourceDecl`: heading with tools and create button, filters in the URL, the table
+ * with optional selection and column chooser, the pager, row actions with confirmation, forms
+ * and views in a drawer. A plain collection screen is this plus its declaration.
  */
+import type { ComponentChild } from 'preact';
 import { useState } from 'react';
-import { confirm } from '../lib/confirm.ts';
-import { handleError } from '../lib/errors.ts';
+import { Link } from 'wouter';
 import { t } from '../lib/i18n.ts';
 import { useQuery } from '../lib/query.ts';
-import { touch, useRemote } from '../lib/resources.ts';
+import { perform, touch, useRemote } from '../lib/resources.ts';
 import { toast } from '../lib/toasts.ts';
+import { useColumns } from './ColumnChooser.tsx';
 import { Drawer } from './Drawer.tsx';
+import { FilterBar } from './FilterBar.tsx';
 import { Form } from './Form.tsx';
 import { Icon } from './Icon.tsx';
 import { Pager } from './Pager.tsx';
 import { ResourceTable } from './ResourceTable.tsx';
 import type { FormDecl, ResourceDecl, RowAction } from './resource.ts';
 
-export function ResourcePage<Row>({ decl }: { decl: ResourceDecl<Row> }) {
-  const [query, setQuery] = useQuery();
-  const key = JSON.stringify(query);
-  const list = useRemote(decl.name, (signal) => decl.list(query, signal), key);
-  const [open, setOpen] = useState<{ form: FormDecl<Row>; row?: Row; test: string } | null>(null);
-  const [filters, setFilters] = useState<Record<string, string>>(() =>
-    Object.fromEntries((decl.filters ?? []).map((f) => [f.name, query[f.name] ?? ''])));
+type Open<Row> = { title: string; test: string; form?: FormDecl<Row>; body?: ComponentChild; row?: Row };
 
-  const act = async (action: RowAction<Row>, row: Row) => {
-    if (action.form) return setOpen({ form: action.form, row, test: `${decl.name}-${action.key}-form` });
-    if (action.confirm && !(await confirm(t(action.confirm, { key: decl.rowKey(row) }), { danger: action.danger }))) return;
-    try {
-      await action.run?.(row);
-      toast(t(action.success ?? 'common.success'));
-      touch(decl.name);
-    } catch (error) {
-      handleError(error);
-    }
+export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<Row>; title?: boolean }) {
+  const [query, setQuery] = useQuery();
+  const list = useRemote(decl.name, (signal) => decl.list(query, signal), JSON.stringify(query), decl.refreshMs);
+  const [open, setOpen] = useState<Open<Row> | null>(null);
+  const [selected, setSelected] = useState<string[]>([]);
+  const { visible, chooser } = useColumns(decl.name, decl.columns);
+  const rows = list.data?.rows;
+  const selectedRows = () => (rows ?? []).filter((row) => selected.includes(decl.rowKey(row)));
+
+  const act = (action: RowAction<Row>, row: Row) => {
+    const test = `${decl.name}-${action.key}-form`;
+    if (action.form) return setOpen({ title: t(action.form.title), form: action.form, row, test });
+    if (action.view) return setOpen({ title: t(action.view.title), body: action.view.render(row), test: `${decl.name}-${action.key}-view` });
+    void perform({ resource: decl.name, run: () => action.run!(row), confirm: action.confirm, danger: action.danger, success: action.success, params: { key: decl.rowKey(row) } });
   };
 
   const submit = async (form: FormDecl<Row>, values: Record<string, unknown>, row?: Row) => {
@@ -48,29 +48,42 @@ export function ResourcePage<Row>({ decl }: { decl: ResourceDecl<Row> }) {
   return (
     <section class="resource" data-test={`${decl.name}-page`}>
       <header class="page-head">
-        <h2>{t(decl.title)}</h2>
+        {title ? <h2>{t(decl.title)}</h2> : <span />}
         <div class="toolbar">
+          {chooser}
+          {decl.tools?.map((tool) => tool.href
+            ? <Link key={tool.key} href={tool.href} class="secondary" data-test={`${decl.name}-${tool.key}`}>{t(tool.label)}</Link>
+            : (
+              <button type="button" key={tool.key} class={tool.danger ? 'secondary outline danger' : 'secondary outline'} data-test={`${decl.name}-${tool.key}`}
+                disabled={!rows?.length} onClick={() => perform({ resource: decl.name, ...tool })}>
+                {t(tool.label)}
+              </button>
+            ))}
           <button type="button" class="secondary outline icon-button" aria-label={t('common.refresh')} onClick={list.reload} data-test={`${decl.name}-refresh`}>
             <Icon name="refresh" />
           </button>
           {decl.create && (
-            <button type="button" data-test={`${decl.name}-create`} onClick={() => setOpen({ form: decl.create!, test: `${decl.name}-create-form` })}>
+            <button type="button" data-test={`${decl.name}-create`} onClick={() => setOpen({ title: t(decl.create!.title), form: decl.create!, test: `${decl.name}-create-form` })}>
               <Icon name="plus" /> {t('common.create')}
             </button>
           )}
         </div>
       </header>
-      {decl.filters && (
-        <form class="filters" role="search" onSubmit={(e) => (e.preventDefault(), setQuery({ ...filters, page: undefined }))}>
-          {decl.filters.map((f) => (
-            <input key={f.name} type="search" aria-label={t(f.label)} placeholder={t(f.label)} value={filters[f.name]}
-              data-test={`filter-${f.name}`} onInput={(e) => setFilters({ ...filters, [f.name]: (e.target as HTMLInputElement).value })} />
+      {decl.filters && <FilterBar filters={decl.filters} query={query} onApply={(values) => (setSelected([]), setQuery(values))} />}
+      {decl.bulk && selected.length > 0 && (
+        <div class="bulk-bar" data-test={`${decl.name}-bulk`}>
+          <span>{t('common.selected', { count: selected.length })}</span>
+          {decl.bulk.map((b) => (
+            <button type="button" key={b.key} class={b.danger ? 'danger' : ''} data-test={`${decl.name}-bulk-${b.key}`}
+              onClick={async () => (await perform({ resource: decl.name, ...b, run: () => b.run(selectedRows()), params: { count: selected.length } })) && setSelected([])}>
+              {t(b.label)}
+            </button>
           ))}
-          <button type="submit" class="secondary">{t('common.search')}</button>
-        </form>
+        </div>
       )}
-      <ResourceTable<Row> name={decl.name} columns={decl.columns} rows={list.data?.rows} rowKey={decl.rowKey}
+      <ResourceTable<Row> name={decl.name} columns={visible} rows={rows} rowKey={decl.rowKey} empty={decl.empty}
         loading={list.loading} error={list.error} retry={list.reload}
+        selected={decl.bulk ? selected : undefined} onSelect={decl.bulk ? setSelected : undefined}
         actions={decl.actions && ((row) => decl.actions!.filter((a) => !a.when || a.when(row)).map((a) => (
           <button type="button" key={a.key} class={a.danger ? 'link danger' : 'link'} data-test={`${decl.name}-${a.key}`} onClick={() => act(a, row)}>
             {t(a.label)}
@@ -81,9 +94,10 @@ export function ResourcePage<Row>({ decl }: { decl: ResourceDecl<Row> }) {
           onLimit={(limit) => setQuery({ limit, page: undefined })} />
       )}
       {open && (
-        <Drawer title={t(open.form.title)} onClose={() => setOpen(null)} test={open.test}>
-          <Form fields={open.form.fields} initial={open.form.initial?.(open.row)} onCancel={() => setOpen(null)}
-            onSubmit={(values) => submit(open.form, values, open.row)} />
+        <Drawer title={open.title} onClose={() => setOpen(null)} test={open.test}>
+          {open.form
+            ? <Form fields={open.form.fields} initial={open.form.initial?.(open.row)} onCancel={() => setOpen(null)} onSubmit={(values) => submit(open.form!, values, open.row)} />
+            : open.body}
         </Drawer>
       )}
     </section>

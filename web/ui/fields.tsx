@@ -3,6 +3,8 @@
  * component with the same props. `Form` looks widgets up here; a new kind is a new entry.
  */
 import type { JSX } from 'react';
+import { useEffect, useState } from 'react';
+import { handleError } from '../lib/errors.ts';
 import { t } from '../lib/i18n.ts';
 import type { FieldDecl, FieldKind } from './resource.ts';
 
@@ -40,7 +42,19 @@ const text = (type: 'text' | 'password') => (p: WidgetProps) => {
   return type === 'password' ? <input {...attrs} type="password" /> : <input {...attrs} type="text" />;
 };
 
+const pad = (n: number) => String(n).padStart(2, '0');
+/** RFC 3339 (what EMQX takes) → the local `YYYY-MM-DDTHH:mm` a datetime-local input shows. */
+function toLocalInput(value: unknown): string {
+  const date = new Date(String(value ?? ''));
+  if (!value || Number.isNaN(date.getTime())) return '';
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
 export const widgets: Record<FieldKind, (props: WidgetProps) => JSX.Element> = {
+  datetime: (p) => (
+    <input {...common(p)} type="datetime-local" value={toLocalInput(p.value)}
+      onInput={(e) => p.onChange(inputValue(e) ? new Date(inputValue(e)).toISOString() : '')} />
+  ),
   text: text('text'),
   password: text('password'),
   number: (p) => (
@@ -51,13 +65,25 @@ export const widgets: Record<FieldKind, (props: WidgetProps) => JSX.Element> = {
     <textarea {...common(p)} rows={3} value={String(p.value ?? '')} placeholder={p.field.placeholder}
       onInput={(e) => p.onChange((e.target as HTMLTextAreaElement).value)} />
   ),
-  select: (p) => (
-    <select {...common(p)} value={String(p.value ?? '')} onChange={(e) => p.onChange((e.target as HTMLSelectElement).value)}>
-      {(p.field.options ?? []).map((o) => <option key={o.value} value={o.value}>{t(o.label)}</option>)}
-    </select>
-  ),
+  select: (p) => <Select {...p} />,
   switch: (p) => (
     <input {...common(p)} type="checkbox" role="switch" checked={Boolean(p.value)}
       onChange={(e) => p.onChange((e.target as HTMLInputElement).checked)} />
   ),
 };
+
+/** A select whose options may also come from the API (`loadOptions`, e.g. the cluster's nodes). */
+function Select(p: WidgetProps) {
+  const [loaded, setLoaded] = useState<{ value: string; label: string }[]>([]);
+  useEffect(() => {
+    if (!p.field.loadOptions) return;
+    const controller = new AbortController();
+    p.field.loadOptions(controller.signal).then(setLoaded, (error) => !controller.signal.aborted && handleError(error));
+    return () => controller.abort();
+  }, [p.field.name]);
+  return (
+    <select {...common(p)} value={String(p.value ?? '')} onChange={(e) => p.onChange((e.target as HTMLSelectElement).value)}>
+      {[...(p.field.options ?? []), ...loaded].map((o) => <option key={o.value} value={o.value}>{t(o.label)}</option>)}
+    </select>
+  );
+}

@@ -6,7 +6,7 @@ import type { ComponentChild } from 'preact';
 import { api } from '../lib/api.ts';
 import type { Rule } from '../lib/validators.ts';
 
-export type FieldKind = 'text' | 'password' | 'textarea' | 'number' | 'select' | 'switch';
+export type FieldKind = 'text' | 'password' | 'textarea' | 'number' | 'select' | 'switch' | 'datetime';
 
 export interface FieldDecl {
   name: string;
@@ -15,7 +15,10 @@ export interface FieldDecl {
   kind?: FieldKind;
   rules?: Rule[];
   required?: boolean;
+  /** Choices of a select; labels are i18n keys (or plain text, which `t` returns unchanged). */
   options?: { value: string; label: string }[];
+  /** Choices loaded from the API (e.g. the node list), merged after `options`. */
+  loadOptions?: (signal: AbortSignal) => Promise<{ value: string; label: string }[]>;
   placeholder?: string;
   /** i18n key of a help line under the field. */
   help?: string;
@@ -41,6 +44,11 @@ export interface Column<Row> {
   title: string;
   /** Text of the cell; defaults to `row[key]`. Rendered as text, never as HTML. */
   text?: (row: Row) => ComponentChild;
+  /** Makes the cell a link to this route (e.g. the row's detail page). */
+  link?: (row: Row) => string;
+  /** The user may hide it with the column chooser; `hidden` starts it hidden. */
+  optional?: boolean;
+  hidden?: boolean;
 }
 
 export interface RowAction<Row> {
@@ -54,6 +62,31 @@ export interface RowAction<Row> {
   run?: (row: Row) => Promise<unknown>;
   form?: FormDecl<Row>;
   /** i18n key of the success toast for `run`. */
+  success?: string;
+  /** Shows the row in a drawer instead of running anything (e.g. a payload). */
+  view?: { title: string; render: (row: Row) => ComponentChild };
+}
+
+/** A button above the list acting on the whole collection (clear all, clear history). */
+export interface ToolAction {
+  key: string;
+  label: string;
+  danger?: boolean;
+  /** i18n key of a confirmation. */
+  confirm?: string;
+  run: () => Promise<unknown>;
+  success?: string;
+  /** A plain link instead of an action (e.g. to the settings of the feature). */
+  href?: string;
+}
+
+/** An action on the selected rows; `confirm` may use `{{count}}`. */
+export interface BulkAction<Row> {
+  key: string;
+  label: string;
+  danger?: boolean;
+  confirm?: string;
+  run: (rows: Row[]) => Promise<unknown>;
   success?: string;
 }
 
@@ -80,6 +113,12 @@ export interface ResourceDecl<Row> {
   filters?: FieldDecl[];
   create?: FormDecl<Row>;
   actions?: RowAction<Row>[];
+  tools?: ToolAction[];
+  bulk?: BulkAction<Row>[];
+  /** Reloads the list this often while the tab is visible (live views, DESIGN.md §7). */
+  refreshMs?: number;
+  /** i18n key of the empty-state text. */
+  empty?: string;
 }
 
 export const DEFAULT_LIMIT = 20;

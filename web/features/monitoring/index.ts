@@ -1,16 +1,43 @@
-/** Monitoring: the cluster overview (clients, subscriptions, alarms and metrics come with their screens). */
+/**
+ * Monitoring: the cluster dashboard (overview, nodes, metrics), clients, subscriptions and
+ * topics, retained messages and alarms. Screen texts live in each folder's messages.ts.
+ */
 import type { Feature } from '../../lib/feature.ts';
 import { defineMessages } from '../../lib/i18n.ts';
 
-// Only the titles live here (they are in the menu, so in the first chunk); screen texts are in
-// messages.ts, which the screens import, so they load with the screen.
+// Only the titles live here (they are in the menu, so in the first chunk).
 defineMessages({
   'monitoring.overview': { zh: '集群概览', en: 'Cluster Overview' },
+  'monitoring.nodes': { zh: '节点', en: 'Nodes' },
+  'monitoring.nodeDetail': { zh: '节点详情', en: 'Node details' },
+  'monitoring.metrics': { zh: '指标', en: 'Metrics' },
+  'monitoring.clients': { zh: '客户端', en: 'Clients' },
+  'monitoring.clientDetail': { zh: '客户端详情', en: 'Client details' },
+  'monitoring.subscriptions': { zh: '订阅', en: 'Subscriptions' },
+  'monitoring.topics': { zh: '主题', en: 'Topics' },
+  'monitoring.retained': { zh: '保留消息', en: 'Retained Messages' },
+  'monitoring.alarms': { zh: '告警', en: 'Alarms' },
+  'monitoring.activeAlarms': { zh: '当前告警', en: 'Active' },
+  'monitoring.historyAlarms': { zh: '历史告警', en: 'History' },
 });
 
 export const monitoring: Feature = {
-  redirects: { '/dashboard': '/dashboard/overview' },
+  redirects: {
+    '/dashboard': '/dashboard/overview',
+    '/subscriptions': '/subscriptions/subscription',
+    '/alarm': '/alarm/current-alarm',
+  },
   screens: [
-    { path: '/dashboard/overview', title: 'monitoring.overview', load: () => import('./Overview.tsx'), menu: { group: 'monitoring', order: 10 } },
+    { path: '/dashboard/overview', title: 'monitoring.overview', load: () => import('./dashboard/Overview.tsx'), menu: { group: 'monitoring', order: 10 } },
+    { path: '/dashboard/nodes', title: 'monitoring.nodes', load: () => import('./dashboard/NodesPage.tsx'), menu: { group: 'system', order: 80 } },
+    { path: '/dashboard/nodes/:node', title: 'monitoring.nodeDetail', load: () => import('./dashboard/NodeDetail.tsx'), parent: '/dashboard/nodes' },
+    { path: '/dashboard/metrics', title: 'monitoring.metrics', load: () => import('./dashboard/MetricsPage.tsx'), parent: '/dashboard/overview' },
+    { path: '/clients', title: 'monitoring.clients', load: () => import('./clients/ClientsPage.tsx'), menu: { group: 'monitoring', order: 20 } },
+    { path: '/clients/detail/:clientId', title: 'monitoring.clientDetail', load: () => import('./clients/ClientDetail.tsx'), parent: '/clients' },
+    { path: '/subscriptions/subscription', title: 'monitoring.subscriptions', load: () => import('./subscriptions/SubscriptionsPage.tsx'), menu: { group: 'monitoring', order: 30 } },
+    { path: '/subscriptions/topics', title: 'monitoring.topics', load: () => import('./subscriptions/TopicsPage.tsx'), menu: { group: 'monitoring', order: 40 } },
+    { path: '/retained', title: 'monitoring.retained', load: () => import('./retained/RetainedPage.tsx'), menu: { group: 'monitoring', order: 50 } },
+    { path: '/alarm/current-alarm', title: 'monitoring.alarms', load: () => import('./alarms/AlarmsPage.tsx'), menu: { group: 'monitoring', order: 60 } },
+    { path: '/alarm/history-alarm', title: 'monitoring.historyAlarms', load: () => import('./alarms/AlarmsPage.tsx'), parent: '/alarm/current-alarm' },
   ],
 };

@@ -1,0 +1,165 @@
+// EMQX module emqx_mgmt_api_clients: /clients, /clients_v2, /clients/{clientid} and its subscribe, unsubscribe and authorization cache calls.
+import type { FastifyInstance } from 'fastify';
+import type { SubscribeRequest } from '../broker/bridge.ts';
+import { subscribeProblem } from '../broker/bridge.ts';
+import { apiError } from '../plugins/errors.ts';
+import { CLIENT_FIELDS } from '../store/client-record.ts';
+import type { ClientFilters } from '../store/clients.ts';
+import { pageQueryProperties, type PageQuery } from '../store/pagination.ts';
+import { parseEpochMillisecond } from '../store/time.ts';
+
+const text = { type: 'string', maxLength: 65535 } as const;
+const repeatable = { type: 'array', items: text, maxItems: 1000 } as const;
+const time = { type: 'string', maxLength: 64 } as const;
+const filterProperties = {
+  clientid: repeatable,
+  username: repeatable,
+  ip_address: { type: 'string', maxLength: 64 },
+  conn_state: { type: 'string', enum: ['connected', 'idle', 'disconnected'] },
+  clean_start: { type: 'boolean' },
+  proto_ver: { type: 'integer', minimum: 0, maximum: 255 },
+  like_clientid: text,
+  like_username: text,
+  like_ip_address: { type: 'string', maxLength: 64 },
+  gte_created_at: time,
+  lte_created_at: time,
+  gte_connected_at: time,
+  lte_connected_at: time,
+  // 5.6+: `all` or a comma-separated list of client fields.
+  fields: { type: 'string', maxLength: 4096 },
+} as const;
+
+const TIME_FILTERS = ['gte_created_at', 'lte_created_at', 'gte_connected_at', 'lte_connected_at'] as const;
+
+type FilterQuery = Omit<ClientFilters, (typeof TIME_FILTERS)[number]> & Partial<Record<(typeof TIME_FILTERS)[number], string>> & { fields?: string };
+
+/** Turns the query into store filters; bad times get EMQX's INVALID_PARAMETER message (§9.1). */
+function filtersOf(query: FilterQuery): { filters: ClientFilters; fields?: string[] } {
+  const { fields, ...rest } = query;
+  const filters = { ...rest } as ClientFilters;
+  for (const key of TIME_FILTERS) {
+    const value = query[key];
+    if (value === undefined) continue;
+    const ms = parseEpochMillisecond(value);
+    if (ms === null) throw apiError(400, 'INVALID_PARAMETER', `the ${key} parameter expected type is timestamp, but the value is ${value}`);
+    filters[key] = ms;
+  }
+  if (fields === undefined || fields === 'all') return { filters };
+  const names = fields.split(',').map((f) => f.trim()).filter(Boolean);
+  const unknown = names.filter((f) => !CLIENT_FIELDS.has(f));
+  if (unknown.length > 0) throw apiError(400, 'INVALID_PARAMETER', `unknown fields: ${unknown.join(',')}`);
+  return { filters, fields: names };
+}
+
+const params = { type: 'object', required: ['clientid'], properties: { clientid: { type: 'string', maxLength: 65535 } } };
+const subscribeBody = {
+  type: 'object',
+  required: ['topic'],
+  properties: {
+    topic: { type: 'string', minLength: 1, maxLength: 65535 },
+    qos: { type: 'integer', minimum: 0, maximum: 2, default: 0 },
+    nl: { type: 'integer', minimum: 0, maximum: 1, default: 0 },
+    rap: { type: 'integer', minimum: 0, maximum: 1, default: 0 },
+    rh: { type: 'integer', minimum: 0, maximum: 2, default: 0 },
+  },
+} as const;
+const unsubscribeBody = { type: 'object', required: ['topic'], properties: { topic: { type: 'string', minLength: 1, maxLength: 65535 } } } as const;
+
+interface ClientParams {
+  clientid: string;
+}
+
+export default async function clients(app: FastifyInstance): Promise<void> {
+  const { store, bridge } = app;
+
+  app.get<{ Querystring: PageQuery & FilterQuery }>('/clients', {
+    schema: {
+      querystring: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { ...pageQueryProperties, node: { type: 'string', maxLength: 256 }, ...filterProperties },
+      },
+    },
+  }, async (request) => {
+    const { page, limit, ...query } = request.query;
+    const { filters, fields } = filtersOf(query);
+    return store.clients.list(filters, { page, limit }, fields);
+  });
+
+  // 5.7+ cursor paging, which the later official dashboards call (§2.2 envelope D).
+  app.get<{ Querystring: { cursor?: string; limit: number } & FilterQuery }>('/clients_v2', {
+    schema: {
+      querystring: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { cursor: { type: 'string', maxLength: 512 }, limit: pageQueryProperties.limit, ...filterProperties },
+      },
+    },
+  }, async (request) => {
+    const { cursor, limit, ...query } = request.query;
+    const { filters, fields } = filtersOf(query);
+    return store.clients.listCursor(filters, cursor, limit, fields);
+  });
+
+  app.get<{ Params: ClientParams }>('/clients/:clientid', { schema: { params } }, async (request) =>
+    store.clients.view(store.clients.get(request.params.clientid)));
+
+  app.delete<{ Params: ClientParams }>('/clients/:clientid', { schema: { params } }, async (request, reply) => {
+    await bridge.kick(request.params.clientid);
+    return reply.code(204).send();
+  });
+
+  app.post<{ Body: string[] }>('/clients/kickout/bulk', {
+    schema: { body: { type: 'array', items: { type: 'string', maxLength: 65535 }, maxItems: 10000 } },
+  }, async (request, reply) => {
+    for (const clientid of request.body) if (store.clients.find(clientid)) await bridge.kick(clientid);
+    return reply.code(204).send();
+  });
+
+  app.get<{ Params: ClientParams }>('/clients/:clientid/subscriptions', { schema: { params } }, async (request) =>
+    store.clients.subscriptionsOf(store.clients.get(request.params.clientid)));
+
+  app.post<{ Params: ClientParams; Body: SubscribeRequest }>('/clients/:clientid/subscribe', {
+    schema: { params, body: subscribeBody },
+  }, async (request) => {
+    const [result] = await bridge.subscribe(request.params.clientid, [request.body]);
+    return result;
+  });
+
+  // All or nothing is not EMQX's way: good entries are subscribed, bad ones reported (§9.3).
+  app.post<{ Params: ClientParams; Body: SubscribeRequest[] }>('/clients/:clientid/subscribe/bulk', {
+    schema: { params, body: { type: 'array', items: subscribeBody, minItems: 1, maxItems: 1000 } },
+  }, async (request) => {
+    const { clientid } = request.params;
+    store.clients.get(clientid);
+    const good = request.body.filter((r) => subscribeProblem(r) === null);
+    const succeed = good.length > 0 ? await bridge.subscribe(clientid, good) : [];
+    if (good.length === request.body.length) return succeed;
+    const failed = request.body
+      .filter((r) => subscribeProblem(r) !== null)
+      .map(({ topic, ...opts }) => ({ data: [clientid, topic, opts], reason: subscribeProblem({ topic, ...opts }) }));
+    return { succeed, failed };
+  });
+
+  app.post<{ Params: ClientParams; Body: { topic: string } }>('/clients/:clientid/unsubscribe', {
+    schema: { params, body: unsubscribeBody },
+  }, async (request, reply) => {
+    await bridge.unsubscribe(request.params.clientid, [request.body.topic]);
+    return reply.code(204).send();
+  });
+
+  app.post<{ Params: ClientParams; Body: { topic: string }[] }>('/clients/:clientid/unsubscribe/bulk', {
+    schema: { params, body: { type: 'array', items: unsubscribeBody, minItems: 1, maxItems: 1000 } },
+  }, async (request, reply) => {
+    await bridge.unsubscribe(request.params.clientid, request.body.map((t) => t.topic));
+    return reply.code(204).send();
+  });
+
+  app.get<{ Params: ClientParams }>('/clients/:clientid/authorization/cache', { schema: { params } }, async (request) =>
+    bridge.authzCache(request.params.clientid));
+
+  app.delete<{ Params: ClientParams }>('/clients/:clientid/authorization/cache', { schema: { params } }, async (request, reply) => {
+    bridge.clearAuthzCache(request.params.clientid);
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,25 @@
+// EMQX module emqx_license_http_api: GET /license, GET and PUT /license/setting.
+import type { FastifyInstance } from 'fastify';
+import type { LicenseSetting } from '../store/license.ts';
+
+const percent = { type: 'string', maxLength: 16 } as const;
+const settingBody = {
+  type: 'object',
+  required: ['connection_low_watermark', 'connection_high_watermark'],
+  properties: { connection_low_watermark: percent, connection_high_watermark: percent },
+};
+
+export default async function license(app: FastifyInstance): Promise<void> {
+  const { store } = app;
+
+  app.get('/license', async () => store.license.info());
+
+  app.get('/license/setting', async () => store.license.setting());
+
+  app.put<{ Body: LicenseSetting }>('/license/setting', { schema: { body: settingBody } }, async (request) => {
+    const setting = await store.license.updateSetting(request.body);
+    // New watermarks apply at once to the quota alarm.
+    store.conditions.checkLicense();
+    return setting;
+  });
+}

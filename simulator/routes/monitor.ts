@@ -1,0 +1,57 @@
+// EMQX module emqx_dashboard_monitor_api: /monitor, /monitor/nodes/{node}, /monitor_current, /monitor_current/nodes/{node}.
+import type { FastifyInstance } from 'fastify';
+import { apiError } from '../plugins/errors.ts';
+
+const querystring = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { latest: { type: 'integer', minimum: 1, maximum: 2 ** 31 - 1 } },
+};
+const params = { type: 'object', required: ['node'], properties: { node: { type: 'string', maxLength: 256 } } };
+
+// Cluster figures that are the same on every node, taken once instead of summed (§6).
+const TAKEN_ONCE = new Set(['topics', 'retained_msg_count', 'license_quota']);
+
+function notFound(node: string) {
+  return apiError(404, 'NOT_FOUND', `Node not found: ${node}`);
+}
+
+export default async function monitor(app: FastifyInstance): Promise<void> {
+  const { store } = app;
+
+  /** The 5.5 current object of one node, with the EE license quota. */
+  function current(node: string): Record<string, number> | null {
+    const rates = store.monitor.current(node);
+    const info = store.cluster.info(node);
+    if (!rates || !info) return null;
+    return { ...rates, retained_msg_count: store.mqtt.retained.size, node_uptime: info.uptime, license_quota: store.license.quota };
+  }
+
+  app.get<{ Querystring: { latest?: number } }>('/monitor', { schema: { querystring } }, async (request) =>
+    store.monitor.query(null, request.query.latest));
+
+  app.get<{ Params: { node: string }; Querystring: { latest?: number } }>('/monitor/nodes/:node', {
+    schema: { params, querystring },
+  }, async (request) => {
+    const samples = store.monitor.query(request.params.node, request.query.latest);
+    if (!samples) throw notFound(request.params.node);
+    return samples;
+  });
+
+  app.get('/monitor_current', async () => {
+    const total: Record<string, number> = {};
+    for (const node of store.cluster.names()) {
+      const { node_uptime: _uptime, ...values } = current(node) ?? {};
+      for (const [key, value] of Object.entries(values)) {
+        total[key] = TAKEN_ONCE.has(key) ? value : (total[key] ?? 0) + value;
+      }
+    }
+    return total;
+  });
+
+  app.get<{ Params: { node: string } }>('/monitor_current/nodes/:node', { schema: { params } }, async (request) => {
+    const values = current(request.params.node);
+    if (!values) throw notFound(request.params.node);
+    return values;
+  });
+}

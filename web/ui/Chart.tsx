@@ -1,0 +1,74 @@
+/**
+ * A line chart on frappe-charts, loaded lazily the first time a chart is shown (it stays out of
+ * the first chunk, STYLE.md habit 10). Series update in place when `labels`/`series` change.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { t } from '../lib/i18n.ts';
+
+export interface Series {
+  name: string;
+  values: number[];
+}
+
+/**
+ * frappe-charts prints axis steps computed in floating point (`0.6000000000000001`); round the
+ * labels it draws to six significant digits whenever it (re)draws them, e.g. on resize.
+ */
+function tidyAxisLabels(root: HTMLElement) {
+  for (const label of root.querySelectorAll('.y.axis text')) {
+    const value = Number(label.textContent);
+    const tidy = String(Number(value.toPrecision(6)));
+    if (label.textContent && Number.isFinite(value) && tidy !== label.textContent) label.textContent = tidy;
+  }
+}
+
+interface FrappeChart {
+  update(data: unknown): void;
+  destroy(): void;
+}
+
+export function Chart(props: { title?: string; labels: string[]; series: Series[]; height?: number; colors?: string[]; test?: string }) {
+  const host = useRef<HTMLDivElement>(null);
+  const chart = useRef<FrappeChart | null>(null);
+  const [failed, setFailed] = useState(false);
+  const data = { labels: props.labels, datasets: props.series.map((s) => ({ name: s.name, values: s.values })) };
+  // The library may arrive after the data changed: build the chart from the latest data.
+  const latest = useRef(data);
+  latest.current = data;
+
+  useEffect(() => {
+    let cancelled = false;
+    let stop = () => {};
+    import('frappe-charts').then((mod) => {
+      // The package's `browser` field points esbuild at its UMD build, whose exports arrive as
+      // `default`; Node resolves the ES build with named exports. Accept both.
+      const Frappe = mod.Chart ?? (mod as unknown as { default: typeof mod }).default.Chart;
+      if (cancelled || !host.current) return;
+      const observer = new MutationObserver(() => host.current && tidyAxisLabels(host.current));
+      observer.observe(host.current, { childList: true, subtree: true });
+      stop = () => observer.disconnect();
+      chart.current = new Frappe(host.current, {
+        type: 'line', data: latest.current, height: props.height ?? 220, colors: props.colors ?? ['#5f4bd8', '#1a9e5c', '#e0a100', '#d93026'],
+        lineOptions: { hideDots: 1, regionFill: 1, spline: 0 }, axisOptions: { xIsSeries: 1, xAxisMode: 'tick' }, animate: 0,
+        tooltipOptions: { formatTooltipY: (v: number) => (v === null || v === undefined ? '—' : String(v)) },
+      }) as FrappeChart;
+    }, () => !cancelled && setFailed(true));
+    return () => {
+      cancelled = true;
+      stop();
+      chart.current?.destroy();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (chart.current && props.labels.length) chart.current.update(data);
+  }, [props.labels, props.series]);
+
+  return (
+    <figure class="chart" data-test={props.test}>
+      {props.title && <figcaption>{props.title}</figcaption>}
+      {failed ? <p class="muted">{t('common.chunkFailed')}</p> : <div ref={host} />}
+    </figure>
+  );
+}
