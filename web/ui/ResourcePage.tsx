@@ -64,7 +64,7 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
           </button>
           {decl.create && (
             <button type="button" data-test={`${decl.name}-create`} onClick={() => setOpen({ title: t(decl.create!.title), form: decl.create!, test: `${decl.name}-create-form` })}>
-              <Icon name="plus" /> {t('common.create')}
+              <Icon name="plus" /> {t(decl.createLabel ?? 'common.create')}
             </button>
           )}
         </div>

@@ -112,6 +112,8 @@ export interface ResourceDecl<Row> {
   columns: Column<Row>[];
   filters?: FieldDecl[];
   create?: FormDecl<Row>;
+  /** i18n key of the create button; default 'Create'. */
+  createLabel?: string;
   actions?: RowAction<Row>[];
   tools?: ToolAction[];
   bulk?: BulkAction<Row>[];

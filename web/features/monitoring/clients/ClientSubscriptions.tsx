@@ -38,6 +38,7 @@ function declare(clientid: string): ResourceDecl<Subscription> {
       { key: 'rap', title: 'clients.rap', text: (s) => yesNo(s.rap) },
       { key: 'rh', title: 'clients.rh' },
     ],
+    createLabel: 'clients.addSubscription',
     create: {
       title: 'clients.addSubscription',
       success: 'clients.subscribed',
