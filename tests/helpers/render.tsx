@@ -4,6 +4,7 @@ import { act } from 'preact/test-utils';
 import type { VNode } from 'preact';
 import '../../web/lib/messages.ts';
 import '../../web/app/messages.ts';
+import '../../web/app/shellMessages.ts';
 import { setLocale } from '../../web/lib/i18n.ts';
 import { setReloader } from '../../web/lib/settings.ts';
 import { clearSession } from '../../web/lib/session.ts';

@@ -1,19 +1,19 @@
 /**
- * The console's root: hash routing with the unsaved-edits guard, the public login route,
- * redirects, and the login-required screens inside the layout.
+ * The console's root: hash routing with the unsaved-edits guard, the public login route, and the
+ * guard in front of the logged-in shell (a lazy chunk: the login page loads without it).
  */
-import { useEffect } from 'react';
-import { Redirect, Route, Router, Switch, useLocation } from 'wouter';
+import { lazy, Suspense, useEffect } from 'react';
+import { Route, Router, Switch, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
+import { withTimeout } from '../lib/feature.ts';
 import { currentPath, navigate, useGuardedLocation } from '../lib/navigation.ts';
 import { clearSession, session } from '../lib/session.ts';
 import { Confirm } from '../ui/Confirm.tsx';
+import { Loading } from '../ui/States.tsx';
 import { Toasts } from '../ui/Toasts.tsx';
-import { Layout } from './Layout.tsx';
 import { Login } from './Login.tsx';
-import { NotFound } from './NotFound.tsx';
-import { redirects, screens } from './routes.ts';
-import { ScreenHost } from './ScreenHost.tsx';
+
+const Shell = lazy(() => withTimeout(() => import('./Shell.tsx')));
 
 /**
  * Guard of spec part1 §2: no stored token → forget user and edition, cancel pending requests,
@@ -30,16 +30,9 @@ function Protected() {
   }, [token, path]);
   if (!token) return null;
   return (
-    <Layout>
-      <Switch>
-        {screens.map((screen) => (
-          <Route key={screen.path} path={screen.path}>
-            {(params) => <ScreenHost screen={screen} params={params} />}
-          </Route>
-        ))}
-        <Route><NotFound /></Route>
-      </Switch>
-    </Layout>
+    <Suspense fallback={<Loading />}>
+      <Shell />
+    </Suspense>
   );
 }
 
@@ -48,9 +41,6 @@ export function App() {
     <Router hook={useGuardedLocation}>
       <Switch>
         <Route path="/login"><Login /></Route>
-        {Object.entries(redirects).map(([from, to]) => (
-          <Route key={from} path={from}><Redirect to={to} replace /></Route>
-        ))}
         <Route><Protected /></Route>
       </Switch>
       <Toasts />

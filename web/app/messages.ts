@@ -1,13 +1,7 @@
-/** Texts of the shell: login, menu groups, header, settings, not-found. */
+/** Texts of the login page (the logged-in shell's texts are in shellMessages.ts). */
 import { defineMessages } from '../lib/i18n.ts';
 
 export const messages = defineMessages({
-  'menu.monitoring': { zh: '监控', en: 'Monitoring' },
-  'menu.management': { zh: '管理', en: 'Management' },
-  'menu.integration': { zh: '集成', en: 'Integration' },
-  'menu.diagnose': { zh: '问题分析', en: 'Diagnose' },
-  'menu.system': { zh: '系统设置', en: 'System and Configuration' },
-  'menu.toggle': { zh: '展开或收起菜单', en: 'Expand or collapse the menu' },
   'login.title': { zh: '登录', en: 'Log in' },
   'login.subtitle': { zh: 'MQTT 集群管理控制台', en: 'Management console of the MQTT cluster' },
   'login.username': { zh: '用户名', en: 'Username' },
@@ -27,13 +21,4 @@ export const messages = defineMessages({
   'login.confirmPassword': { zh: '确认新密码', en: 'Confirm the new password' },
   'login.skip': { zh: '跳过', en: 'Skip' },
   'login.passwordChanged': { zh: '密码修改成功', en: 'Password changed' },
-  'header.noAlarm': { zh: '暂无告警', en: 'No alarm' },
-  'header.alarms': { zh: '{{count}} 条活跃告警', en: '{{count}} active alarms' },
-  'header.userMenu': { zh: '用户菜单', en: 'User menu' },
-  'header.settings': { zh: '设置', en: 'Settings' },
-  'header.logout': { zh: '退出登录', en: 'Logout' },
-  'header.confirmLogout': { zh: '确认退出登录？', en: 'Confirm to logout' },
-  'header.loggedOut': { zh: '已退出登录', en: 'Logged out' },
-  'notFound.title': { zh: '页面未找到', en: 'Page not found' },
-  'notFound.back': { zh: '返回首页', en: 'Back to the overview' },
 });

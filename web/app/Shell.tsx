@@ -1,0 +1,33 @@
+/**
+ * Everything a logged-in user sees around the screens: redirects, the layout with menu and
+ * header, the screens' routes and the not-found page. Loaded as its own chunk after login, so
+ * the login page does not carry it.
+ */
+import { Redirect, Route, Switch } from 'wouter';
+import './shellMessages.ts';
+import { Layout } from './Layout.tsx';
+import { NotFound } from './NotFound.tsx';
+import { redirects, screens } from './routes.ts';
+import { ScreenHost } from './ScreenHost.tsx';
+
+export default function Shell() {
+  return (
+    <Switch>
+      {Object.entries(redirects).map(([from, to]) => (
+        <Route key={from} path={from}><Redirect to={to} replace /></Route>
+      ))}
+      <Route>
+        <Layout>
+          <Switch>
+            {screens.map((screen) => (
+              <Route key={screen.path} path={screen.path}>
+                {(params) => <ScreenHost screen={screen} params={params} />}
+              </Route>
+            ))}
+            <Route><NotFound /></Route>
+          </Switch>
+        </Layout>
+      </Route>
+    </Switch>
+  );
+}
