@@ -8,7 +8,7 @@ import { login, request, spawnSimulator } from '../helpers/simulator.ts';
 
 const CLIENTS = Number(process.argv[process.argv.indexOf('--clients') + 1]) || 10_000;
 
-const RUNS = 7;
+const RUNS = 15;
 const sim = await spawnSimulator(['--seed', 'empty']);
 const browser = await launch();
 
