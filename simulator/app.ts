@@ -17,6 +17,7 @@ import alarms from './routes/alarms.ts';
 import apiKeys from './routes/api-keys.ts';
 import clients from './routes/clients.ts';
 import license from './routes/license.ts';
+import listeners from './routes/listeners.ts';
 import login from './routes/login.ts';
 import metrics from './routes/metrics.ts';
 import monitor from './routes/monitor.ts';
@@ -147,7 +148,7 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
     authPlugin(api, store);
     for (const routesOf of [
       login, status, users, apiKeys, nodes, stats, metrics, alarms, monitor, license,
-      clients, subscriptions, topics, retainer, publish,
+      clients, subscriptions, topics, retainer, publish, listeners,
     ]) await api.register(routesOf);
   }, { prefix: API_PREFIX });
   // EMQX also answers the health check at the root, outside the API prefix.

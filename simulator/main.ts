@@ -79,6 +79,8 @@ export async function start(flags: StartFlags = {}): Promise<Started> {
       mqtt: await listen(tcp, flags.mqttPort ?? 1883, host),
       ws: await listen(wsHttp, flags.wsPort ?? 8083, host),
     };
+    app.store.listeners.setBind('tcp', `${host}:${ports.mqtt}`);
+    app.store.listeners.setBind('ws', `${host}:${ports.ws}`);
     let closing: Promise<void> | null = null;
     const close = () => {
       closing ??= (async () => {

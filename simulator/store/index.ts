@@ -5,6 +5,7 @@
 import type { Clock } from '../plugins/clock.ts';
 import { Alarms } from './alarms.ts';
 import { ApiKeys } from './api-keys.ts';
+import { Listeners } from './listeners.ts';
 import { Clients } from './clients.ts';
 import { Cluster, SELF_NODE } from './cluster.ts';
 import { Conditions, type MemoryWatch } from './conditions.ts';
@@ -55,6 +56,7 @@ export class Store implements StoreContext {
   readonly license: License;
   readonly monitor: Monitor;
   readonly conditions: Conditions;
+  readonly listeners: Listeners;
   private readonly file: StateFile<PersistedState> | null;
 
   private constructor(options: StoreOptions, state: PersistedState, file: StateFile<PersistedState> | null) {
@@ -67,6 +69,7 @@ export class Store implements StoreContext {
     this.apiKeys = new ApiKeys(this);
     this.cluster = new Cluster(options.clock, this.mqtt, Math.max(1, options.nodes), this.routes, options.fixtureClients);
     this.clients = new Clients(this.mqtt, this.cluster);
+    this.listeners = new Listeners(this.mqtt, this.cluster);
     this.alarms = new Alarms(options.clock);
     if (options.seed === 'demo') this.alarms.seed(this.cluster.names());
     this.license = new License(this, options.clock, options.license);

@@ -124,6 +124,14 @@ test('Overview: picking 7 days asks for a week of samples and draws the charts',
   await w.page.waitForSelector('[data-test=monitor-charts] svg path');
 });
 
+test('Nodes: the detail of node 1 lists its real listeners with their connections', async () => {
+  await w.page.goto(`${sim.baseUrl}/#/dashboard/nodes`);
+  await w.page.click('a[href="#/dashboard/nodes/emqx%40node1"]');
+  await w.page.waitForSelector('[data-test=node-listener]');
+  const rows = await w.page.locator('[data-test=node-listener]').allTextContents();
+  assert.ok(rows.some((r) => r.includes(`127.0.0.1:${sim.mqtt}`)), rows.join(' | '));
+});
+
 test('Alarms: clearing the history asks first and leaves it empty', async () => {
   await w.page.goto(`${sim.baseUrl}/#/alarm/history-alarm`);
   await w.page.waitForSelector('[data-test=alarms-row]');
