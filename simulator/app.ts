@@ -15,7 +15,9 @@ import { securityPlugin } from './plugins/security.ts';
 import { staticPlugin } from './plugins/static.ts';
 import alarms from './routes/alarms.ts';
 import apiKeys from './routes/api-keys.ts';
+import autoSubscribe from './routes/auto-subscribe.ts';
 import clients from './routes/clients.ts';
+import delayed from './routes/delayed.ts';
 import license from './routes/license.ts';
 import listeners from './routes/listeners.ts';
 import login from './routes/login.ts';
@@ -24,10 +26,14 @@ import monitor from './routes/monitor.ts';
 import nodes from './routes/nodes.ts';
 import publish from './routes/publish.ts';
 import retainer from './routes/retainer.ts';
+import rewrite from './routes/rewrite.ts';
+import slowSubs from './routes/slow-subs.ts';
 import stats from './routes/stats.ts';
 import status, { statusRoute } from './routes/status.ts';
 import subscriptions from './routes/subscriptions.ts';
+import topicMetrics from './routes/topic-metrics.ts';
 import topics from './routes/topics.ts';
+import trace from './routes/trace.ts';
 import users from './routes/users.ts';
 import { Store } from './store/index.ts';
 import type { LicenseOptions } from './store/license.ts';
@@ -149,6 +155,8 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
     for (const routesOf of [
       login, status, users, apiKeys, nodes, stats, metrics, alarms, monitor, license,
       clients, subscriptions, topics, retainer, publish, listeners,
+      rewrite, autoSubscribe, delayed,
+      trace, topicMetrics, slowSubs,
     ]) await api.register(routesOf);
   }, { prefix: API_PREFIX });
   // EMQX also answers the health check at the root, outside the API prefix.

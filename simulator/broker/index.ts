@@ -7,14 +7,24 @@ import type { Duplex } from 'node:stream';
 import { Aedes } from 'aedes';
 import type { Store } from '../store/index.ts';
 import { installAuthzCache } from './authz-cache.ts';
+import { installAutoSubscribe } from './auto-subscribe.ts';
 import { createBridge, type Bridge } from './bridge.ts';
 import { installConnect } from './connect.ts';
+import { installDelayed } from './delayed.ts';
 import { installMetrics, tapConnection } from './metrics.ts';
+import { installRewrite } from './rewrite.ts';
 import { installSessions } from './sessions.ts';
+import { installSlowSubs } from './slow-subs.ts';
+import { installTopicMetrics } from './topic-metrics.ts';
+import { installTrace } from './trace.ts';
 
 // Each installer adds one concern's hooks and listeners; later modules (authn, authz, banned,
 // rewrite, rule engine tap …) join this table.
-const INSTALLERS = [installConnect, installSessions, installMetrics, installAuthzCache];
+// Wrappers installed later run first: rewrite before delayed publish (EMQX hook priorities 980
+// and 860), and auto subscribe outermost so its subscriptions skip authorization.
+// The diagnosis taps come last: the trace sees the packet id the slow subscription tap assigns.
+const INSTALLERS = [installConnect, installSessions, installMetrics, installAuthzCache, installDelayed, installRewrite, installAutoSubscribe,
+  installTopicMetrics, installSlowSubs, installTrace];
 
 export interface MqttBroker {
   aedes: Aedes;

@@ -56,6 +56,11 @@ export function countersOf(client: Client): ClientCounters | undefined {
 // synchronously asks authorizeForward, and read there.
 let deliveryQos = 0;
 
+/** The QoS of the delivery being decided, for other taps that wrap authorizeForward. */
+export function deliveringQos(): number {
+  return deliveryQos;
+}
+
 /**
  * Starts counting a new connection: every packet its parser produces, and the QoS of each
  * delivery to it (Aedes keeps its parser on `_parser` and its delivery functions on the client).

@@ -5,10 +5,12 @@
 import type { Clock } from '../plugins/clock.ts';
 import { Alarms } from './alarms.ts';
 import { ApiKeys } from './api-keys.ts';
+import { AutoSubscribe } from './auto-subscribe.ts';
 import { Listeners } from './listeners.ts';
 import { Clients } from './clients.ts';
 import { Cluster, SELF_NODE } from './cluster.ts';
 import { Conditions, type MemoryWatch } from './conditions.ts';
+import { Delayed } from './delayed.ts';
 import type { StoreContext } from './context.ts';
 import { License, type LicenseOptions } from './license.ts';
 import { LoginGuard, type LockoutOptions, type RateLimitOptions } from './login-guard.ts';
@@ -16,6 +18,10 @@ import { historyProfiles, monitorSources } from './monitor-sources.ts';
 import { Monitor } from './monitor.ts';
 import { MqttState } from './mqtt.ts';
 import { StateFile } from './persist.ts';
+import { Rewrite } from './rewrite.ts';
+import { SlowSubs } from './slow-subs.ts';
+import { TopicMetrics } from './topic-metrics.ts';
+import { Traces } from './trace.ts';
 import { RouteTable } from './routes.ts';
 import { emptyState, type PersistedState } from './state.ts';
 import { Tokens } from './tokens.ts';
@@ -57,6 +63,12 @@ export class Store implements StoreContext {
   readonly monitor: Monitor;
   readonly conditions: Conditions;
   readonly listeners: Listeners;
+  readonly rewrite = new Rewrite(this);
+  readonly autoSubscribe = new AutoSubscribe(this);
+  readonly delayed = new Delayed(this);
+  readonly traces: Traces;
+  readonly topicMetrics: TopicMetrics;
+  readonly slowSubs: SlowSubs;
   private readonly file: StateFile<PersistedState> | null;
 
   private constructor(options: StoreOptions, state: PersistedState, file: StateFile<PersistedState> | null) {
@@ -74,6 +86,9 @@ export class Store implements StoreContext {
     if (options.seed === 'demo') this.alarms.seed(this.cluster.names());
     this.license = new License(this, options.clock, options.license);
     this.conditions = new Conditions(this.alarms, this.license, SELF_NODE, () => this.liveConnections(), options.memory);
+    this.traces = new Traces(this, options.dataDir, () => this.cluster.names());
+    this.topicMetrics = new TopicMetrics(this);
+    this.slowSubs = new SlowSubs(this, SELF_NODE);
     const sources = monitorSources(this.mqtt, this.routes, this.cluster);
     this.monitor = new Monitor(options.clock, options.sampleIntervalMs, sources, () => this.conditions.check());
     if (options.monitorHistory) this.monitor.backfill(historyProfiles(sources, this.routes, this.cluster, options.clock.now()));
@@ -105,6 +120,7 @@ export class Store implements StoreContext {
 
   /** Waits for pending writes; called when the app closes. */
   async close(): Promise<void> {
+    await this.traces.flush();
     await this.file?.flush();
   }
 }

@@ -100,6 +100,8 @@ export class MqttState {
   private closedBytesReceived = 0;
   private closedBytesSent = 0;
   private seq = 0;
+  /** Messages held by delayed publish, for stats `delayed.count` (set by broker/delayed.ts). */
+  heldDelayed: () => number = () => 0;
 
   constructor(
     /** This node's name. */
@@ -273,7 +275,7 @@ export class MqttState {
     return {
       channels: sessions,
       connections: sessions,
-      delayed: 0,
+      delayed: this.heldDelayed(),
       live_connections: this.liveCount,
       cluster_sessions: sessions,
       retained: this.retained.size,

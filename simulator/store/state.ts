@@ -1,5 +1,11 @@
 // The shape of the persisted configuration state (what survives a restart) and its empty value.
 // Live state (connections, counters, tokens) is deliberately not here: it is not persisted.
+import type { AutoSubscribeTopic } from './auto-subscribe.ts';
+import type { DelayedConfig } from './delayed.ts';
+import type { RewriteRule } from './rewrite.ts';
+import type { SlowSubsSettings } from './slow-subs.ts';
+import type { TopicMetricRecord } from './topic-metrics.ts';
+import type { TraceRecord } from './trace.ts';
 
 /** A dashboard user as stored; `password_hash` never leaves the store. */
 export interface UserRecord {
@@ -26,6 +32,14 @@ export interface PersistedState {
   api_keys: ApiKeyRecord[];
   /** PUT /license/setting; absent until changed. */
   license_setting?: { connection_low_watermark: string; connection_high_watermark: string };
+  /** PUT /mqtt/topic_rewrite, PUT /mqtt/auto_subscribe, PUT /mqtt/delayed; absent until changed. */
+  rewrite?: RewriteRule[];
+  auto_subscribe?: AutoSubscribeTopic[];
+  delayed?: DelayedConfig;
+  /** POST /trace, POST /mqtt/topic_metrics, PUT /slow_subscriptions/settings; absent until changed. */
+  traces?: TraceRecord[];
+  topic_metrics?: TopicMetricRecord[];
+  slow_subs?: SlowSubsSettings;
 }
 
 /** A state with nothing configured; loaded files are merged over it so new keys get defaults. */

@@ -25,8 +25,8 @@ async function loggedIn(path: string) {
 
 test('the menu shows groups in specification order with only existing screens', () => {
   const sections = menu();
-  assert.equal(sections.map((s) => s.group), ['monitoring', 'system']);
-  assert.equal(sections[1].items.map((s) => s.path), ['/dashboard/nodes', '/users', '/settings']);
+  assert.equal(sections.map((s) => s.group), ['monitoring', 'management', 'diagnose', 'system']);
+  assert.equal(sections[3].items.map((s) => s.path), ['/dashboard/nodes', '/users', '/settings']);
   assert.equal(breadcrumbs('/users').map((c) => c.title), ['menu.system', 'users.title']);
 });
 

@@ -2,5 +2,7 @@
 import type { Feature } from '../lib/feature.ts';
 import { monitoring } from './monitoring/index.ts';
 import { system } from './system/index.ts';
+import { management } from './management/index.ts';
+import { diagnose } from './diagnose/index.ts';
 
-export const features: Feature[] = [monitoring, system];
+export const features: Feature[] = [monitoring, management, diagnose, system];

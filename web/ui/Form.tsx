@@ -16,13 +16,16 @@ import type { FieldDecl } from './resource.ts';
 type Values = Record<string, unknown>;
 
 function rulesOf(field: FieldDecl): Rule[] {
-  return [...(field.required ? [required()] : []), ...(field.rules ?? [])];
+  return [...(field.required ? [required(field.requiredMessage)] : []), ...(field.rules ?? [])];
 }
 
-/** First problem of each field, by name. */
+/** Whether a field is shown for these values (`FieldDecl.visible`). */
+const shown = (field: FieldDecl, values: Values) => !field.visible || field.visible(values);
+
+/** First problem of each shown field, by name. */
 export function validateAll(fields: FieldDecl[], values: Values): Record<string, string> {
   const errors: Record<string, string> = {};
-  for (const field of fields) {
+  for (const field of fields.filter((f) => shown(f, values))) {
     for (const rule of rulesOf(field)) {
       const message = rule(values[field.name], values);
       if (message) {
@@ -83,7 +86,7 @@ export function Form(props: {
 
   return (
     <form onSubmit={submit} noValidate data-test={props.test}>
-      {props.fields.map((field) => {
+      {props.fields.filter((field) => shown(field, values)).map((field) => {
         const id = `${prefix}-${field.name}`;
         const Widget = widgets[field.kind ?? 'text'];
         const error = errors[field.name];

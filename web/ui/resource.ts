@@ -15,6 +15,8 @@ export interface FieldDecl {
   kind?: FieldKind;
   rules?: Rule[];
   required?: boolean;
+  /** i18n key of the message for an empty required field (e.g. 'validation.nameRequired'); the generic one by default. */
+  requiredMessage?: string;
   /** Choices of a select; labels are i18n keys (or plain text, which `t` returns unchanged). */
   options?: { value: string; label: string }[];
   /** Choices loaded from the API (e.g. the node list), merged after `options`. */
@@ -24,6 +26,8 @@ export interface FieldDecl {
   help?: string;
   autoComplete?: string;
   disabled?: boolean;
+  /** Shown (and checked) only while this holds for the form's values, e.g. a date unless "never". */
+  visible?: (values: Record<string, unknown>) => boolean;
 }
 
 export interface FormDecl<Row = unknown> {
@@ -133,12 +137,14 @@ function pageOf(query: Record<string, string>) {
 
 /**
  * Lister for endpoints that answer a bare array (envelope H: users, api_key, rewrite …): pages
- * and filters (substring, case-insensitive, on the filter's field) in the browser.
+ * and filters (substring, case-insensitive, on the filter's field) in the browser. `onLoad`
+ * sees the whole list on every load (e.g. to check a new entry against it).
  */
-export function arrayList<Row>(path: string) {
+export function arrayList<Row>(path: string, onLoad?: (all: Row[]) => void) {
   return async (query: Record<string, string>, signal: AbortSignal): Promise<ListResult<Row>> => {
     const { page, limit } = pageOf(query);
     const all = await api.get<Row[]>(path, { signal });
+    onLoad?.(all);
     const filters = Object.entries(query).filter(([key, value]) => key !== 'page' && key !== 'limit' && value);
     const rows = all.filter((row) =>
       filters.every(([key, value]) => String((row as Record<string, unknown>)[key] ?? '').toLowerCase().includes(value.toLowerCase())),

@@ -19,6 +19,9 @@ defineMessages({
   'monitoring.alarms': { zh: '告警', en: 'Alarms' },
   'monitoring.activeAlarms': { zh: '当前告警', en: 'Active' },
   'monitoring.historyAlarms': { zh: '历史告警', en: 'History' },
+  'monitoring.topicMetrics': { zh: '主题监控', en: 'Topic Metrics' },
+  'monitoring.slowSubscriptions': { zh: '慢订阅', en: 'Slow Subscriptions' },
+  'monitoring.slowSubSettings': { zh: '慢订阅设置', en: 'Slow subscription settings' },
 });
 
 export const monitoring: Feature = {
@@ -38,6 +41,9 @@ export const monitoring: Feature = {
     { path: '/subscriptions/topics', title: 'monitoring.topics', load: () => import('./subscriptions/TopicsPage.tsx'), menu: { group: 'monitoring', order: 40 } },
     { path: '/retained', title: 'monitoring.retained', load: () => import('./retained/RetainedPage.tsx'), menu: { group: 'monitoring', order: 50 } },
     { path: '/alarm/current-alarm', title: 'monitoring.alarms', load: () => import('./alarms/AlarmsPage.tsx'), menu: { group: 'monitoring', order: 60 } },
+    { path: '/topic-metrics', title: 'monitoring.topicMetrics', load: () => import('./topic-metrics/TopicMetricsPage.tsx'), menu: { group: 'monitoring', order: 70 } },
+    { path: '/slow-sub', title: 'monitoring.slowSubscriptions', load: () => import('./slow-subs/SlowSubsPage.tsx'), menu: { group: 'monitoring', order: 80 } },
+    { path: '/slow-sub/config', title: 'monitoring.slowSubSettings', load: () => import('./slow-subs/SlowSubsSettings.tsx'), parent: '/slow-sub' },
     { path: '/alarm/history-alarm', title: 'monitoring.historyAlarms', load: () => import('./alarms/AlarmsPage.tsx'), parent: '/alarm/current-alarm' },
   ],
 };

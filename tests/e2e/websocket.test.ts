@@ -1,0 +1,189 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import type { Browser } from 'playwright-core';
+import { launch, openPage, type WatchedPage } from '../helpers/browser.ts';
+import { spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
+
+let sim: SpawnedSimulator;
+let browser: Browser;
+let w: WatchedPage;
+let clientId = '';
+const requested: string[] = [];
+const children: ChildProcess[] = [];
+
+/** Runs mosquitto_pub against the simulator's TCP port; resolves when it exits. */
+function mosquittoPub(args: string[]) {
+  const child = spawn('mosquitto_pub', ['-h', '127.0.0.1', '-p', String(sim.mqtt), ...args]);
+  children.push(child);
+  return new Promise<number | null>((resolve) => child.on('close', resolve));
+}
+
+const sel = (name: string) => `[data-test=${name}]`;
+const payloads = (list: string) => w.page.locator(`${sel(`ws-${list}`)} ${sel('ws-message-payload')}`).allTextContents();
+const state = () => w.page.getAttribute(sel('ws-state'), 'data-state');
+
+async function until(check: () => Promise<boolean>, ms = 5000, what = 'condition') {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Goes to a screen through the menu, inside the page (no reload, so the store survives). */
+async function viaMenu(group: string, item: string) {
+  const link = w.page.locator(sel(`menu-${item}`));
+  if (!(await link.isVisible())) await w.page.click(sel(`menu-group-${group}`));
+  await link.click();
+}
+
+async function publish(encoding: string, payload: string) {
+  await w.page.selectOption(sel('ws-publishEncoding'), encoding);
+  await w.page.fill(sel('ws-payload'), payload);
+  const count = (await payloads('published')).length;
+  await w.page.click(sel('ws-publish-submit'));
+  await until(async () => (await payloads('published')).length === count + 1, 3000, `the ${encoding} publish`);
+}
+
+test.before(async () => {
+  sim = await spawnSimulator(['--seed', 'demo']);
+  browser = await launch();
+  w = await openPage(browser);
+  w.page.on('request', (r) => requested.push(r.url()));
+  await w.page.goto(sim.baseUrl + '/');
+  await w.page.fill('[data-test=login-form] input[name=username]', 'admin');
+  await w.page.fill('[data-test=login-form] input[name=password]', 'public');
+  await w.page.click('[data-test=login-form] [data-test=form-submit]');
+  await w.page.click('[data-test=login-skip]');
+  await w.page.waitForSelector('[data-test=overview-page]');
+});
+
+test.after(async () => {
+  for (const child of children) child.kill();
+  await browser?.close();
+  await sim?.kill();
+});
+
+test('the test client connects over ws to the page host and port at /mqtt, loading mqtt.js only then', async () => {
+  await viaMenu('diagnose', 'websocket');
+  await w.page.waitForSelector(sel('websocket-page'));
+  assert.is(await w.page.inputValue(sel('ws-host')), '127.0.0.1');
+  assert.is(await w.page.inputValue(sel('ws-port')), String(sim.http));
+  assert.is(await w.page.inputValue(sel('ws-path')), '/mqtt');
+  clientId = await w.page.inputValue(sel('ws-clientId'));
+  assert.match(clientId, /^emqx_[0-9a-f]{8}$/);
+  assert.not.ok(requested.some((url) => /mqtt\.esm-/.test(url)), 'mqtt.js is not loaded before connecting');
+  await w.page.click(sel('ws-connect'));
+  await w.page.waitForSelector('[data-test=ws-state][data-state=connected]');
+  assert.ok(requested.some((url) => /chunks\/mqtt\.esm-[\w-]+\.js$/.test(url)), 'mqtt.js came as its own chunk');
+});
+
+test('subscribe demo/#, publish in each encoding: both lists show every message decoded right', async () => {
+  await w.page.fill(sel('ws-subscribeTopic'), 'demo/#');
+  await w.page.selectOption(sel('ws-subscribeQos'), '1');
+  await w.page.click(sel('ws-subscribe-submit'));
+  await w.page.waitForSelector('[data-test=ws-subscription][data-topic="demo/#"]');
+  await w.page.fill(sel('ws-publishTopic'), 'demo/console');
+  await publish('plaintext', 'hello plain');
+  await publish('base64', Buffer.from('hello base64').toString('base64'));
+  await publish('json', '{"n": 1, "s": "<b>x</b>"}');
+  await publish('hex', Buffer.from('hello hex').toString('hex').replace(/(..)/g, '$1 '));
+  const expected = ['hello hex', '{"n": 1, "s": "<b>x</b>"}', 'hello base64', 'hello plain'];
+  await until(async () => (await payloads('received')).length === 4, 3000, 'four received messages');
+  assert.equal(await payloads('received'), expected);
+  assert.equal(await payloads('published'), expected);
+  await w.page.selectOption(sel('ws-receivedEncoding'), 'hex');
+  assert.is((await payloads('received'))[0], '68 65 6c 6c 6f 20 68 65 78');
+  await w.page.selectOption(sel('ws-receivedEncoding'), 'base64');
+  assert.is((await payloads('received'))[2], Buffer.from('hello base64').toString('base64'));
+  await w.page.selectOption(sel('ws-receivedEncoding'), 'json');
+  assert.is((await payloads('received'))[1], '{"n":1,"s":"<b>x</b>"}');
+  assert.is(await w.page.locator(`${sel('ws-received')} b`).count(), 0, 'payload markup stays text');
+  await w.page.selectOption(sel('ws-receivedEncoding'), 'plaintext');
+  const topics = await w.page.locator(`${sel('ws-received')} ${sel('ws-message-topic')}`).allTextContents();
+  assert.equal(topics, ['demo/console', 'demo/console', 'demo/console', 'demo/console']);
+});
+
+test('a message from mosquitto_pub shows up in the received list', async () => {
+  assert.is(await mosquittoPub(['-t', 'demo/x', '-m', 'hi']), 0);
+  await until(async () => (await payloads('received'))[0] === 'hi', 3000, 'the mosquitto message');
+  assert.is(await w.page.locator(`${sel('ws-received')} ${sel('ws-message-topic')}`).first().textContent(), 'demo/x');
+});
+
+test('Clients lists the test client; coming back, it is still connected and the lists are intact', async () => {
+  await viaMenu('monitoring', 'clients');
+  await w.page.waitForSelector(`[data-test=clients-row][data-key="${clientId}"]`);
+  assert.ok(((await w.page.textContent(`[data-test=clients-row][data-key="${clientId}"]`)) ?? '').includes('Connected'));
+  assert.is(await mosquittoPub(['-t', 'demo/x', '-m', 'while away']), 0);
+  await viaMenu('diagnose', 'websocket');
+  await w.page.waitForSelector(sel('websocket-page'));
+  assert.is(await state(), 'connected');
+  await until(async () => (await payloads('received')).length === 6, 3000, 'the message that came while away');
+  assert.equal((await payloads('received')).slice(0, 2), ['while away', 'hi']);
+  assert.is((await payloads('published')).length, 4);
+  assert.is(await w.page.locator('[data-test=ws-subscription][data-topic="demo/#"]').count(), 1);
+});
+
+test('MQTT 5.0 is refused by the simulator and the reason is shown in words', async () => {
+  await w.page.click(sel('ws-tab-add'));
+  await w.page.selectOption(sel('ws-protocolVersion'), '5');
+  await w.page.fill(sel('ws-receiveMaximum'), '20');
+  await w.page.click(sel('ws-connect'));
+  await w.page.waitForSelector(sel('ws-error'));
+  assert.is(await w.page.textContent(sel('ws-error')), 'Connection refused: unacceptable protocol version');
+  await until(async () => (await state()) === 'disconnected', 3000, 'the refused connection to stop');
+  await new Promise((r) => setTimeout(r, 500));
+  assert.is(await state(), 'disconnected', 'a refusal is not retried');
+});
+
+test('a port nobody listens on: the attempt is retried with the address named, and cancel stops it', async () => {
+  const closed = await new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+  await w.page.click(sel('ws-tab-add'));
+  await w.page.fill(sel('ws-port'), String(closed));
+  await w.page.click(sel('ws-connect'));
+  await w.page.waitForSelector('[data-test=ws-state][data-state=reconnecting]');
+  assert.is(await w.page.textContent(sel('ws-error')), `Error occurred: cannot reach ws://127.0.0.1:${closed}/mqtt`);
+  await w.page.click(sel('ws-cancel'));
+  assert.is(await state(), 'disconnected');
+  await new Promise((r) => setTimeout(r, 4500));
+  assert.is(await state(), 'disconnected', 'no retry after cancelling');
+});
+
+test('a seventh extra connection is refused with a message', async () => {
+  while ((await w.page.locator(sel('ws-tab')).count()) < 7) await w.page.click(sel('ws-tab-add'));
+  await w.page.click(sel('ws-tab-add'));
+  await w.page.getByText('At most 6 new connections can be created besides the default one', { exact: true }).waitFor();
+  assert.is(await w.page.locator(sel('ws-tab')).count(), 7);
+  await w.page.click(`${sel('ws-tab')} >> nth=0`);
+  assert.is(await state(), 'connected', 'the first connection is untouched');
+});
+
+test('kicking the test client in Clients: it shows the loss, reconnects by itself and is connected again', async () => {
+  await viaMenu('monitoring', 'clients');
+  const row = `[data-test=clients-row][data-key="${clientId}"]`;
+  await w.page.click(`${row} [data-test=clients-kick]`);
+  await w.page.click('[data-test=confirm-ok]');
+  await w.page.getByText('Kicked out successfully', { exact: true }).waitFor();
+  // The loss is told wherever the user is.
+  await w.page.getByText('connection disconnected', { exact: true }).waitFor();
+  await viaMenu('diagnose', 'websocket');
+  await w.page.waitForSelector(sel('websocket-page'));
+  await w.page.waitForSelector('[data-test=ws-state][data-state=connected]', { timeout: 10_000 });
+  assert.is(await mosquittoPub(['-t', 'demo/x', '-m', 'after the kick']), 0);
+  await until(async () => (await payloads('received'))[0] === 'after the kick', 3000, 'delivery after resubscribing');
+});
+
+test('no CSP violation, page error or dialog on the way', () => {
+  assert.equal(w.violations, []);
+  assert.equal(w.errors, []);
+  assert.equal(w.dialogs, []);
+});
+
+test.run();

@@ -1,0 +1,42 @@
+/** Texts of the API key screen. */
+import { defineMessages } from '../../../lib/i18n.ts';
+
+export const messages = defineMessages({
+  'apiKeys.name': { zh: '名称', en: 'Name' },
+  'apiKeys.apiKey': { zh: 'API Key', en: 'API Key' },
+  'apiKeys.secretKey': { zh: 'Secret Key', en: 'Secret Key' },
+  'apiKeys.status': { zh: '状态', en: 'Status' },
+  'apiKeys.enable': { zh: '启用', en: 'Enable' },
+  'apiKeys.expiredAt': { zh: '到期时间', en: 'Expire At' },
+  'apiKeys.neverExpire': { zh: '永不过期', en: 'Never expire' },
+  'apiKeys.never': { zh: '永不过期', en: 'Never' },
+  'apiKeys.expired': { zh: '已过期', en: 'Expired' },
+  'apiKeys.createdAt': { zh: '创建时间', en: 'Created At' },
+  'apiKeys.desc': { zh: '描述', en: 'Description' },
+  'apiKeys.pastExpiry': { zh: '到期时间必须晚于当前时间', en: 'The expiry must be later than now' },
+  'apiKeys.create': { zh: '创建 API 密钥', en: 'Create API Key' },
+  'apiKeys.edit': { zh: '编辑 API 密钥', en: 'Edit API Key' },
+  'apiKeys.detail': { zh: 'API 密钥详情', en: 'API Key Details' },
+  'apiKeys.created': { zh: 'API 密钥已创建', en: 'API key created' },
+  'apiKeys.updated': { zh: 'API 密钥已更新', en: 'API key updated' },
+  'apiKeys.deleted': { zh: 'API 密钥已删除', en: 'API key deleted' },
+  'apiKeys.enableKey': { zh: '启用', en: 'Enable' },
+  'apiKeys.disableKey': { zh: '停用', en: 'Disable' },
+  'apiKeys.enabled': { zh: 'API 密钥已启用', en: 'API key enabled' },
+  'apiKeys.disabled': { zh: 'API 密钥已停用', en: 'API key disabled' },
+  'apiKeys.confirmDisable': {
+    zh: '确定停用 API 密钥 {{key}} 吗？使用它的请求将被拒绝。',
+    en: 'Disable the API key {{key}}? Requests using it will be refused.',
+  },
+  'apiKeys.confirmDelete': { zh: '确定删除 API 密钥 {{key}} 吗？', en: 'Delete the API key {{key}}?' },
+  'apiKeys.empty': { zh: '暂无 API 密钥', en: 'No API keys yet' },
+  'apiKeys.secretOnce': { zh: '仅在创建时显示一次', en: 'Only shown once, when created' },
+  'apiKeys.resultTitle': { zh: 'API 密钥已创建', en: 'API Key Created' },
+  'apiKeys.resultTip': {
+    zh: '请将 API Key 和 Secret Key 保存到安全的地方，Secret Key 之后将不再显示。',
+    en: 'Save the API Key and Secret Key somewhere safe: the Secret Key will not be shown again.',
+  },
+  'apiKeys.copy': { zh: '复制', en: 'Copy' },
+  'apiKeys.copied': { zh: '已复制', en: 'Copied' },
+  'apiKeys.usage': { zh: '使用方式：HTTP Basic 认证，用户名为 API Key，密码为 Secret Key', en: 'Use them as HTTP Basic credentials: the API Key as user, the Secret Key as password' },
+});

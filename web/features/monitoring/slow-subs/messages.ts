@@ -1,0 +1,45 @@
+/** Texts of the slow subscriptions ranking and its settings. */
+import { defineMessages } from '../../../lib/i18n.ts';
+
+export const messages = defineMessages({
+  'slowSubs.rank': { zh: '排名', en: 'Rank' },
+  'slowSubs.clientid': { zh: '客户端 ID', en: 'Client ID' },
+  'slowSubs.topic': { zh: '主题', en: 'Topic' },
+  'slowSubs.timespan': { zh: '耗时', en: 'Duration' },
+  'slowSubs.node': { zh: '节点', en: 'Node' },
+  'slowSubs.lastUpdate': { zh: '更新时间', en: 'Last updated' },
+  'slowSubs.ms': { zh: '{{n}} 毫秒', en: '{{n}} ms' },
+  'slowSubs.clear': { zh: '清除数据', en: 'Clear data' },
+  'slowSubs.confirmClear': {
+    zh: '确认清除慢订阅记录？统计将重新开始。',
+    en: 'Clear the slow subscription records? The statistics start again from now.',
+  },
+  'slowSubs.cleared': { zh: '慢订阅记录已清除，统计已重新开始', en: 'Records cleared; the statistics restarted' },
+  'slowSubs.empty': { zh: '暂无慢订阅', en: 'No slow subscriptions' },
+  'slowSubs.disabled': { zh: '慢订阅统计未启用，不会记录任何数据。', en: 'Slow subscription statistics are disabled: nothing is recorded.' },
+  'slowSubs.enableNow': { zh: '前往设置启用', en: 'Enable it in the settings' },
+  'slowSubs.summary': {
+    zh: '统计{{type}}超过 {{threshold}} 的订阅，保留最慢的 {{k}} 条，{{expire}} 未更新的记录将被移除。',
+    en: 'Subscriptions whose {{type}} exceeds {{threshold}} are recorded; the slowest {{k}} are kept, each for {{expire}} after its last update.',
+  },
+  'slowSubs.enable': { zh: '启用', en: 'Enable' },
+  'slowSubs.threshold': { zh: '统计阈值（毫秒）', en: 'Threshold (ms)' },
+  'slowSubs.thresholdHelp': { zh: '延迟超过此值的订阅会被记录，最小 100 毫秒', en: 'Subscriptions slower than this are recorded; at least 100 ms' },
+  'slowSubs.thresholdMin': { zh: '统计阈值不能小于 100 毫秒', en: 'The threshold must be at least 100 ms' },
+  'slowSubs.topK': { zh: '最大记录数', en: 'Maximum records' },
+  'slowSubs.topKHelp': { zh: '只保留最慢的这么多条记录', en: 'Only this many of the slowest records are kept' },
+  'slowSubs.expire': { zh: '记录有效期', en: 'Record eviction time' },
+  'slowSubs.expireHelp': { zh: '记录在最后一次更新后保留的时间', en: 'How long a record stays after its last update' },
+  'slowSubs.unit': { zh: '时间单位', en: 'Time unit' },
+  'slowSubs.unitMs': { zh: '毫秒', en: 'ms' },
+  'slowSubs.unitS': { zh: '秒', en: 's' },
+  'slowSubs.statsType': { zh: '统计类型', en: 'Stats type' },
+  'slowSubs.whole': { zh: '完整投递时间', en: 'Whole delivery time' },
+  'slowSubs.internal': { zh: '内部传输时间', en: 'Internal transfer time' },
+  'slowSubs.response': { zh: '客户端响应时间', en: 'Client response time' },
+  'slowSubs.statsTypeHelp': {
+    zh: '完整投递时间：从收到消息到订阅者确认；内部传输时间：从收到消息到发给订阅者；客户端响应时间：从发给订阅者到其确认',
+    en: 'Whole: from the broker receiving the message to the subscriber acknowledging it; internal: until it is sent to the subscriber; response: from sending to the acknowledgement',
+  },
+  'slowSubs.saved': { zh: '慢订阅设置已保存', en: 'Slow subscription settings saved' },
+});
