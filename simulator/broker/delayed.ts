@@ -7,17 +7,14 @@
 import type { Aedes, Client, PublishPacket } from 'aedes';
 import type { Store } from '../store/index.ts';
 import { parseDelayedTopic, type DelayedMessage } from '../store/delayed.ts';
-import type { MetricKey } from '../store/metrics.ts';
 import { connectInfo } from './connect.ts';
-import { countersOf } from './metrics.ts';
+import { countReceived } from './metrics.ts';
 import { publishedBy } from './sessions.ts';
 
 type Done = (error?: Error) => void;
 type Publish = (packet: PublishPacket, client: Client | null, done?: Done) => void;
 
 const LONGEST_SLEEP_MS = 1000;
-const QOS_RECEIVED: readonly MetricKey[] = ['messages.qos0.received', 'messages.qos1.received', 'messages.qos2.received'];
-const CLIENT_QOS_RECEIVED = ['recv_msg.qos0', 'recv_msg.qos1', 'recv_msg.qos2'] as const;
 
 /** Installs the holding of `$delayed/` messages and the timer that publishes them. */
 export function installDelayed(broker: Aedes, store: Store): void {
@@ -27,21 +24,10 @@ export function installDelayed(broker: Aedes, store: Store): void {
 
   // A held message was still received from its client and counted by EMQX's broker before the
   // hook stopped it; Aedes' publish event, which the metrics tap listens to, never fires for it.
-  function countReceived(packet: PublishPacket, client: Client | null) {
+  const countHeld = (packet: PublishPacket, client: Client | null) => {
     metrics['messages.publish']++;
-    if (!client) return;
-    const qos = packet.qos ?? 0;
-    metrics['messages.received']++;
-    metrics[QOS_RECEIVED[qos] ?? 'messages.qos0.received']++;
-    // [MQTT-3.3.4-1] QoS 1 is answered with PUBACK, QoS 2 with PUBREC.
-    if (qos === 1) metrics['packets.puback.sent']++;
-    else if (qos === 2) metrics['packets.pubrec.sent']++;
-    const counters = countersOf(client);
-    if (counters) {
-      counters.recv_msg++;
-      counters[CLIENT_QOS_RECEIVED[qos] ?? 'recv_msg.qos0']++;
-    }
-  }
+    if (client) countReceived(metrics, packet, client);
+  };
 
   const publish = broker.publish as unknown as Publish;
   (broker as unknown as { publish: Publish }).publish = (packet, client, done) => {
@@ -50,7 +36,7 @@ export function installDelayed(broker: Aedes, store: Store): void {
     const now = clock.now();
     const target = delayed.config().enable && packet.topic.startsWith('$delayed/') ? parseDelayedTopic(packet.topic, now) : null;
     if (!target) return publish.call(broker, packet, client ?? null, done);
-    countReceived(packet, client ?? null);
+    countHeld(packet, client ?? null);
     const from = client
       ? { clientid: client.id, username: connectInfo(client)?.username ?? mqtt.sessions.get(client.id)?.username ?? null }
       : publishedBy.get(packet) ?? { clientid: null, username: null };

@@ -2,7 +2,7 @@
 // counters from the publish event and from each delivery, both for the node (GET /metrics) and
 // for the connection (the client object's recv_*/send_* fields). Each tap is a table lookup or
 // an increment, because these run for every packet.
-import type { Aedes, Client } from 'aedes';
+import type { Aedes, Client, PublishPacket } from 'aedes';
 import { zeroCounters, type ClientCounters } from '../store/client-record.ts';
 import type { Store } from '../store/index.ts';
 import type { MetricKey, Metrics } from '../store/metrics.ts';
@@ -91,6 +91,25 @@ export function tapConnection(client: Client, metrics: Metrics): ClientCounters 
   return counters;
 }
 
+/**
+ * Counts a PUBLISH received from a client: the cluster's received counters by QoS, the PUBACK or
+ * PUBREC the broker answers with, and the client's own counters. Shared by the metrics tap and by
+ * hooks that take a message before Aedes' publish event (delayed publish).
+ */
+export function countReceived(metrics: Metrics, packet: PublishPacket, client: Client): void {
+  const qos = packet.qos ?? 0;
+  metrics['messages.received']++;
+  metrics[QOS_RECEIVED[qos] ?? 'messages.qos0.received']++;
+  // [MQTT-3.3.4-1] QoS 1 is answered with PUBACK, QoS 2 with PUBREC.
+  if (qos === 1) metrics['packets.puback.sent']++;
+  else if (qos === 2) metrics['packets.pubrec.sent']++;
+  const counters = countersByClient.get(client);
+  if (counters) {
+    counters.recv_msg++;
+    counters[CLIENT_QOS_RECEIVED[qos] ?? 'recv_msg.qos0']++;
+  }
+}
+
 /** Installs the message counters (publish, delivery, ack, dropped). */
 export function installMetrics(broker: Aedes, store: Store): void {
   const { mqtt } = store;
@@ -105,18 +124,7 @@ export function installMetrics(broker: Aedes, store: Store): void {
       metrics['messages.dropped']++;
       metrics['messages.dropped.no_subscribers']++;
     }
-    if (!client) return;
-    const qos = packet.qos ?? 0;
-    metrics['messages.received']++;
-    metrics[QOS_RECEIVED[qos] ?? 'messages.qos0.received']++;
-    // [MQTT-3.3.4-1] QoS 1 is answered with PUBACK, QoS 2 with PUBREC.
-    if (qos === 1) metrics['packets.puback.sent']++;
-    else if (qos === 2) metrics['packets.pubrec.sent']++;
-    const counters = countersByClient.get(client);
-    if (counters) {
-      counters.recv_msg++;
-      counters[CLIENT_QOS_RECEIVED[qos] ?? 'recv_msg.qos0']++;
-    }
+    if (client) countReceived(metrics, packet, client);
   });
 
   broker.on('ack', () => {

@@ -5,7 +5,7 @@ import type { MqttClient } from 'mqtt';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser } from 'playwright-core';
-import { launch, openPage, type WatchedPage } from '../helpers/browser.ts';
+import { launch, loginAsAdmin, openPage, type WatchedPage } from '../helpers/browser.ts';
 import { connectMqtt, endMqtt, request, spawnSimulator, waitFor, type SpawnedSimulator } from '../helpers/simulator.ts';
 
 let sim: SpawnedSimulator;
@@ -24,12 +24,7 @@ test.before(async () => {
   sim = await spawnSimulator(['--seed', 'demo']);
   browser = await launch();
   w = await openPage(browser);
-  await w.page.goto(sim.baseUrl + '/');
-  await w.page.fill('[data-test=login-form] input[name=username]', 'admin');
-  await w.page.fill('[data-test=login-form] input[name=password]', 'public');
-  await w.page.click('[data-test=login-form] [data-test=form-submit]');
-  await w.page.click('[data-test=login-skip]');
-  await w.page.waitForSelector('[data-test=overview-page]');
+  await loginAsAdmin(w.page, sim.baseUrl);
 });
 
 test.after(async () => {

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Browser } from 'playwright-core';
-import { launch, openPage, type WatchedPage } from '../helpers/browser.ts';
+import { launch, loginAsAdmin, openPage, type WatchedPage } from '../helpers/browser.ts';
 import { login as apiLogin, request, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
 
 let sim: SpawnedSimulator;
@@ -37,12 +37,7 @@ test.before(async () => {
   token = await apiLogin(sim.baseUrl);
   browser = await launch();
   w = await openPage(browser);
-  await w.page.goto(sim.baseUrl + '/');
-  await w.page.fill('[data-test=login-form] input[name=username]', 'admin');
-  await w.page.fill('[data-test=login-form] input[name=password]', 'public');
-  await w.page.click('[data-test=login-form] [data-test=form-submit]');
-  await w.page.click('[data-test=login-skip]');
-  await w.page.waitForSelector('[data-test=overview-page]');
+  await loginAsAdmin(w.page, sim.baseUrl);
 });
 
 test.after(async () => {

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import type { Browser } from 'playwright-core';
-import { launch, openPage, type WatchedPage } from '../helpers/browser.ts';
+import { launch, loginAsAdmin, openPage, type WatchedPage } from '../helpers/browser.ts';
 import { spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
 
 let sim: SpawnedSimulator;
@@ -52,12 +52,7 @@ test.before(async () => {
   browser = await launch();
   w = await openPage(browser);
   w.page.on('request', (r) => requested.push(r.url()));
-  await w.page.goto(sim.baseUrl + '/');
-  await w.page.fill('[data-test=login-form] input[name=username]', 'admin');
-  await w.page.fill('[data-test=login-form] input[name=password]', 'public');
-  await w.page.click('[data-test=login-form] [data-test=form-submit]');
-  await w.page.click('[data-test=login-skip]');
-  await w.page.waitForSelector('[data-test=overview-page]');
+  await loginAsAdmin(w.page, sim.baseUrl);
 });
 
 test.after(async () => {

@@ -46,3 +46,13 @@ export async function openPage(browser: Browser, options: { locale?: string; col
   });
   return watched;
 }
+
+/** Logs in as admin/public on a fresh simulator, skips the password prompt and waits for the overview. */
+export async function loginAsAdmin(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(baseUrl + '/');
+  await page.fill('[data-test=login-form] input[name=username]', 'admin');
+  await page.fill('[data-test=login-form] input[name=password]', 'public');
+  await page.click('[data-test=login-form] [data-test=form-submit]');
+  await page.click('[data-test=login-skip]');
+  await page.waitForSelector('[data-test=overview-page]');
+}
