@@ -14,6 +14,17 @@ import { errorsPlugin } from './plugins/errors.ts';
 import { securityPlugin } from './plugins/security.ts';
 import { staticPlugin } from './plugins/static.ts';
 import alarms from './routes/alarms.ts';
+import gateways from './routes/gateways.ts';
+import exhook from './routes/exhook.ts';
+import plugins from './routes/plugins.ts';
+import dataBackup from './routes/data-backup.ts';
+import authentication from './routes/authentication.ts';
+import authorization from './routes/authorization.ts';
+import banned from './routes/banned.ts';
+import zone from './routes/zone.ts';
+import configs from './routes/configs.ts';
+import schemas from './routes/schemas.ts';
+import rules from './routes/rules.ts';
 import apiKeys from './routes/api-keys.ts';
 import autoSubscribe from './routes/auto-subscribe.ts';
 import clients from './routes/clients.ts';
@@ -157,6 +168,10 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
       clients, subscriptions, topics, retainer, publish, listeners,
       rewrite, autoSubscribe, delayed,
       trace, topicMetrics, slowSubs,
+      gateways, exhook, plugins, dataBackup,
+      authentication, authorization, banned, zone,
+      configs, schemas,
+      rules,
     ]) await api.register(routesOf);
   }, { prefix: API_PREFIX });
   // EMQX also answers the health check at the root, outside the API prefix.

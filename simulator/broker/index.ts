@@ -6,7 +6,12 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { Aedes } from 'aedes';
 import type { Store } from '../store/index.ts';
+import { installAuthn } from './authn.ts';
+import { installAuthz } from './authz.ts';
 import { installAuthzCache } from './authz-cache.ts';
+import { installBanned } from './banned.ts';
+import { installFlapping } from './flapping.ts';
+import { installRuleEngine } from './rule-engine.ts';
 import { installAutoSubscribe } from './auto-subscribe.ts';
 import { createBridge, type Bridge } from './bridge.ts';
 import { installConnect } from './connect.ts';
@@ -23,8 +28,13 @@ import { installTrace } from './trace.ts';
 // Wrappers installed later run first: rewrite before delayed publish (EMQX hook priorities 980
 // and 860), and auto subscribe outermost so its subscriptions skip authorization.
 // The diagnosis taps come last: the trace sees the packet id the slow subscription tap assigns.
-const INSTALLERS = [installConnect, installSessions, installMetrics, installAuthzCache, installDelayed, installRewrite, installAutoSubscribe,
-  installTopicMetrics, installSlowSubs, installTrace];
+const INSTALLERS = [
+  installConnect, installSessions, installMetrics,
+  installBanned, installFlapping, installAuthn, installAuthz,
+  installAuthzCache, installDelayed, installRewrite, installAutoSubscribe,
+  installRuleEngine,
+  installTopicMetrics, installSlowSubs, installTrace,
+];
 
 export interface MqttBroker {
   aedes: Aedes;

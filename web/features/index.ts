@@ -4,5 +4,6 @@ import { monitoring } from './monitoring/index.ts';
 import { system } from './system/index.ts';
 import { management } from './management/index.ts';
 import { diagnose } from './diagnose/index.ts';
+import { accessControl } from './access-control/index.ts';
 
-export const features: Feature[] = [monitoring, management, diagnose, system];
+export const features: Feature[] = [monitoring, accessControl, management, diagnose, system];

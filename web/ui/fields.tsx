@@ -66,6 +66,22 @@ export const widgets: Record<FieldKind, (props: WidgetProps) => JSX.Element> = {
       onInput={(e) => p.onChange((e.target as HTMLTextAreaElement).value)} />
   ),
   select: (p) => <Select {...p} />,
+  // First versions of the config kinds; SchemaForm's widgets refine them.
+  duration: text('text'),
+  bytesize: text('text'),
+  secret: text('password'),
+  cert: (p) => (
+    <textarea {...common(p)} rows={4} class="mono" value={String(p.value ?? '')} placeholder={p.field.placeholder}
+      onInput={(e) => p.onChange((e.target as HTMLTextAreaElement).value)} />
+  ),
+  list: (p) => (
+    <textarea {...common(p)} rows={3} value={Array.isArray(p.value) ? p.value.join('\n') : String(p.value ?? '')}
+      onInput={(e) => p.onChange((e.target as HTMLTextAreaElement).value.split('\n').map((s) => s.trim()).filter(Boolean))} />
+  ),
+  code: (p) => (
+    <textarea {...common(p)} rows={8} class="mono" spellcheck={false} value={String(p.value ?? '')}
+      onInput={(e) => p.onChange((e.target as HTMLTextAreaElement).value)} />
+  ),
   switch: (p) => (
     <input {...common(p)} type="checkbox" role="switch" checked={Boolean(p.value)}
       onChange={(e) => p.onChange((e.target as HTMLInputElement).checked)} />

@@ -6,7 +6,13 @@ import type { ComponentChild } from 'preact';
 import { api } from '../lib/api.ts';
 import type { Rule } from '../lib/validators.ts';
 
-export type FieldKind = 'text' | 'password' | 'textarea' | 'number' | 'select' | 'switch' | 'datetime';
+/**
+ * Widget kinds of the registry in fields.tsx. Config kinds keep EMQX's wire values: `duration`
+ * ("15s"), `bytesize` ("1MB"), `secret` (a password kept as "******" when unchanged), `cert`
+ * (PEM text, typed or read from a file), `list` (string array, one per line), `code` (monospace text).
+ */
+export type FieldKind = 'text' | 'password' | 'textarea' | 'number' | 'select' | 'switch' | 'datetime'
+  | 'duration' | 'bytesize' | 'secret' | 'cert' | 'list' | 'code';
 
 export interface FieldDecl {
   name: string;
