@@ -91,6 +91,10 @@ export interface RouteEntry {
   url: string;
   /** Reachable without credentials. */
   public: boolean;
+  /** The route's JSON schemas (body, querystring, params, response), for tests that generate input. */
+  schema?: Record<string, unknown>;
+  /** A POST/PUT that takes no body (an operation such as `/trace/:name/stop`): `config: { noBody: true }`. */
+  noBody: boolean;
 }
 
 declare module 'fastify' {
@@ -150,7 +154,7 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const isPublic = route.config?.public === true || !route.url.startsWith(API_PREFIX);
-    for (const method of methods) routes.push({ method, url: route.url, public: isPublic });
+    for (const method of methods) routes.push({ method, url: route.url, public: isPublic, schema: route.schema as Record<string, unknown> | undefined, noBody: route.config?.noBody === true });
   });
   app.decorate('apiRoutes', routes);
   app.decorate('store', store);

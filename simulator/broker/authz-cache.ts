@@ -1,10 +1,14 @@
-// The per-client authorization cache of EMQX (`authorization.cache`: up to 32 entries, 1 minute
-// each): every publish and subscribe check is remembered as {access, topic, result}, so
+// The per-client authorization cache of EMQX (`authorization.cache`: enable, max_size, ttl,
+// excludes from the authorization settings): every publish and subscribe decision of the
+// authorizer (broker/authz.ts, which this wraps) is remembered as {access, topic, result}, so
 // GET /clients/{clientid}/authorization/cache has the real entries, and the authorize counters
-// (client.authorize, authorization.allow/deny, cache_hit/miss) move. The decisions themselves are
-// still Aedes' defaults until an authorizer module wraps these hooks.
+// (client.authorize, authorization.allow/deny, cache_hit/miss) move. The deny action is applied
+// here too: a denied publish is dropped (ignore) or ends the connection (disconnect); a denied
+// subscription is granted 0x80.
 import type { Aedes, Client } from 'aedes';
 import type { Store } from '../store/index.ts';
+import { topicMatches } from '../store/topic.ts';
+import { droppedPackets, NotAuthorized } from './authz.ts';
 
 export interface AuthzCacheEntry {
   access: 'publish' | 'subscribe';
@@ -13,15 +17,14 @@ export interface AuthzCacheEntry {
   updated_time: number;
 }
 
-// EMQX defaults: authorization.cache.max_size = 32, ttl = 1m.
-const MAX_SIZE = 32;
-const TTL_MS = 60_000;
-
 const caches = new WeakMap<Client, Map<string, AuthzCacheEntry>>();
+// The configured TTL, read when the cache is listed (set by the installer).
+let ttlMs: () => number = () => 60_000;
 
 /** The live cache entries of a connection, oldest first. */
 export function authzCacheOf(client: Client, now: number): AuthzCacheEntry[] {
-  return [...(caches.get(client)?.values() ?? [])].filter((e) => now - e.updated_time < TTL_MS);
+  const ttl = ttlMs();
+  return [...(caches.get(client)?.values() ?? [])].filter((e) => now - e.updated_time < ttl);
 }
 
 /** Empties a connection's cache (DELETE /clients/{clientid}/authorization/cache). */
@@ -29,16 +32,28 @@ export function clearAuthzCache(client: Client): void {
   caches.get(client)?.clear();
 }
 
+/** Empties the cache of every connection of this node (DELETE /authorization/cache). */
+export function clearAllAuthzCaches(store: Store): void {
+  for (const session of store.mqtt.sessions.values()) if (session.client) clearAuthzCache(session.client);
+}
+
 /** Wraps the publish and subscribe authorization hooks with the cache and its counters. */
 export function installAuthzCache(broker: Aedes, store: Store): void {
   const metrics = store.mqtt.metrics;
   const { clock } = store;
+  ttlMs = () => store.authz.cacheTtlMs();
+
+  function cacheable(topic: string): boolean {
+    const { cache } = store.authz.settings();
+    return cache.enable && !cache.excludes.some((f) => topicMatches(f, topic));
+  }
 
   // The cached decision, if a fresh one exists.
   function lookup(client: Client, access: AuthzCacheEntry['access'], topic: string): AuthzCacheEntry | undefined {
     metrics['client.authorize']++;
+    if (!cacheable(topic)) return undefined;
     const entry = caches.get(client)?.get(`${access}:${topic}`);
-    if (entry && clock.now() - entry.updated_time < TTL_MS) {
+    if (entry && clock.now() - entry.updated_time < ttlMs()) {
       metrics['authorization.cache_hit']++;
       return entry;
     }
@@ -48,6 +63,7 @@ export function installAuthzCache(broker: Aedes, store: Store): void {
 
   function remember(client: Client, access: AuthzCacheEntry['access'], topic: string, allowed: boolean): void {
     metrics[allowed ? 'authorization.allow' : 'authorization.deny']++;
+    if (!cacheable(topic)) return;
     let cache = caches.get(client);
     if (!cache) {
       cache = new Map();
@@ -55,8 +71,20 @@ export function installAuthzCache(broker: Aedes, store: Store): void {
     }
     const key = `${access}:${topic}`;
     cache.delete(key);
-    if (cache.size >= MAX_SIZE) cache.delete(cache.keys().next().value as string);
+    const max = store.authz.settings().cache.max_size;
+    while (cache.size >= max) cache.delete(cache.keys().next().value as string);
     cache.set(key, { access, result: allowed ? 'allow' : 'deny', topic, updated_time: clock.now() });
+  }
+
+  // A denied publish: dropped after its acknowledgement, or the connection is closed.
+  function denyPublish(packet: object, callback: (err?: Error | null) => void): void {
+    metrics['packets.publish.auth_error']++;
+    if (store.authz.settings().deny_action === 'disconnect') {
+      callback(new NotAuthorized());
+      return;
+    }
+    droppedPackets.add(packet);
+    callback(null);
   }
 
   const authorizePublish = broker.authorizePublish;
@@ -69,12 +97,14 @@ export function installAuthzCache(broker: Aedes, store: Store): void {
     const cached = lookup(client, 'publish', packet.topic);
     if (cached) {
       metrics[cached.result === 'allow' ? 'authorization.allow' : 'authorization.deny']++;
-      callback(cached.result === 'allow' ? null : new Error('not authorized'));
+      if (cached.result === 'allow') callback(null);
+      else denyPublish(packet, callback);
       return;
     }
     authorizePublish.call(broker, client, packet, (err) => {
       remember(client, 'publish', packet.topic, !err);
-      callback(err);
+      if (err instanceof NotAuthorized) denyPublish(packet, callback);
+      else callback(err);
     });
   };
 

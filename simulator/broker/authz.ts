@@ -1,4 +1,113 @@
-import type { Aedes } from 'aedes';
+// Authorization of every PUBLISH and SUBSCRIBE: superusers pass; a JWT `acl` claim is tried
+// first; then the enabled sources in chain order (built-in database, file, http; database
+// backends are not queried and pass the request on), the first allow/deny deciding; nobody
+// deciding → the `no_match` setting. Each source counts its decisions. The cache and the deny
+// action (drop or disconnect) live in authz-cache.ts, which wraps these hooks.
+import type { Aedes, Client, PublishPacket } from 'aedes';
+import type { AuthzRequest, MatchContext } from '../store/acl-file.ts';
+import { matchRules, normalizeRule, type Rule } from '../store/authz.ts';
+import { callHttp } from '../store/auth-http.ts';
 import type { Store } from '../store/index.ts';
+import { clientAuth, peerhost } from './authn.ts';
+import { connectInfo } from './connect.ts';
+import { apiMade } from './sessions.ts';
 
-export function installAuthz(_aedes: Aedes, _store: Store): void {}
+/** Packets whose publish was denied with deny_action = ignore: accepted, acknowledged, dropped. */
+export const droppedPackets = new WeakSet<object>();
+
+/** The error a denied request is refused with. */
+export class NotAuthorized extends Error {
+  constructor() {
+    super('not authorized');
+  }
+}
+
+// The acl claim in either of EMQX's formats: a rule list, or {pub, sub, all} topic lists (allow).
+function claimRules(acl: unknown): Rule[] {
+  if (Array.isArray(acl)) {
+    return acl.flatMap((r, i) => {
+      try {
+        return [normalizeRule(r as Record<string, unknown>, `acl ${i}`)];
+      } catch {
+        return [];
+      }
+    });
+  }
+  if (typeof acl !== 'object' || acl === null) return [];
+  const legacy = acl as Record<string, unknown>;
+  const rules: Rule[] = [];
+  for (const [key, action] of [['pub', 'publish'], ['publish', 'publish'], ['sub', 'subscribe'], ['subscribe', 'subscribe'], ['all', 'all']] as const) {
+    const topics = legacy[key];
+    if (Array.isArray(topics)) for (const topic of topics) if (typeof topic === 'string') rules.push({ permission: 'allow', action, topic, qos: [0, 1, 2], retain: 'all' });
+  }
+  return rules;
+}
+
+function contextOf(store: Store, client: Client): MatchContext {
+  return {
+    clientid: client.id,
+    username: connectInfo(client)?.username ?? store.mqtt.sessions.get(client.id)?.username ?? null,
+    peerhost: peerhost(client),
+  };
+}
+
+/** The decision for one request of a connected client. */
+export async function authorize(store: Store, client: Client, req: AuthzRequest): Promise<'allow' | 'deny'> {
+  const auth = clientAuth(client);
+  if (auth.superuser) return 'allow';
+  const ctx = contextOf(store, client);
+  if (auth.acl !== undefined && (auth.aclExpiresAt == null || auth.aclExpiresAt > store.clock.now())) {
+    const decided = matchRules(claimRules(auth.acl), ctx, req);
+    if (decided) return decided;
+  }
+  for (const source of store.authz.enabledSources()) {
+    let decided: 'allow' | 'deny' | null = null;
+    if (source.type === 'built_in_database') decided = store.authz.checkBuiltIn(ctx, req);
+    else if (source.type === 'file') decided = store.authz.checkFile(source, ctx, req);
+    else if (source.type === 'http') {
+      const answer = await callHttp(source, {
+        clientid: ctx.clientid, username: ctx.username, peerhost: ctx.peerhost, topic: req.topic,
+        action: req.action, qos: String(req.qos), retain: String(req.retain),
+      });
+      decided = answer.result === 'ignore' ? null : answer.result;
+    }
+    store.authz.counter(source.type as string).count(decided ?? 'nomatch');
+    if (decided) return decided;
+  }
+  return store.authz.settings().no_match;
+}
+
+/** Replaces Aedes' allow-everything hooks with the real decisions. */
+export function installAuthz(broker: Aedes, store: Store): void {
+  const defaultPublish = broker.authorizePublish;
+  broker.authorizePublish = (client, packet, callback) => {
+    if (!client) {
+      defaultPublish.call(broker, client, packet, callback);
+      return;
+    }
+    authorize(store, client, { action: 'publish', topic: packet.topic, qos: packet.qos ?? 0, retain: packet.retain ?? false })
+      .then((d) => callback(d === 'allow' ? null : new NotAuthorized()), () => callback(new NotAuthorized()));
+  };
+
+  broker.authorizeSubscribe = (client, sub, callback) => {
+    // Subscriptions the REST API makes for a client are not authorized (EMQX's channel call).
+    if (apiMade.has(sub)) {
+      callback(null, sub);
+      return;
+    }
+    authorize(store, client, { action: 'subscribe', topic: sub.topic, qos: sub.qos ?? 0, retain: false })
+      .then((d) => callback(null, d === 'allow' ? sub : null), () => callback(null, null));
+  };
+
+  // Denied publishes that are ignored never reach subscribers (nor the retained store).
+  type Publish = (packet: PublishPacket, client: Client | null, done: (err?: Error | null) => void) => void;
+  const publish = broker.publish as unknown as Publish;
+  (broker as unknown as { publish: Publish }).publish = (packet, client, done) => {
+    if (typeof client === 'function') [client, done] = [null, client as never];
+    if (droppedPackets.has(packet)) {
+      done(null);
+      return;
+    }
+    publish.call(broker, packet, client ?? null, done);
+  };
+}

@@ -22,6 +22,8 @@ import { installSessions } from './sessions.ts';
 import { installSlowSubs } from './slow-subs.ts';
 import { installTopicMetrics } from './topic-metrics.ts';
 import { installTrace } from './trace.ts';
+import { installMqttLimits } from './mqtt-limits.ts';
+import { installSysTopics } from './sys-topics.ts';
 
 // Each installer adds one concern's hooks and listeners; later modules (authn, authz, banned,
 // rewrite, rule engine tap …) join this table.
@@ -31,9 +33,13 @@ import { installTrace } from './trace.ts';
 const INSTALLERS = [
   installConnect, installSessions, installMetrics,
   installBanned, installFlapping, installAuthn, installAuthz,
-  installAuthzCache, installDelayed, installRewrite, installAutoSubscribe,
-  installRuleEngine,
-  installTopicMetrics, installSlowSubs, installTrace,
+  // MQTT limits wrap authorization and its cache (authz replaces Aedes' base hooks, so the limits
+  // cannot sit inside it; a cache hit would skip them), and authn's authenticate.
+  installAuthzCache, installMqttLimits, installDelayed, installRewrite, installAutoSubscribe,
+  // The rule engine sits after slow subscriptions (it reuses the packet id that tap assigns to
+  // recognise acknowledgements for message_acked) and before the trace, which logs that id.
+  installTopicMetrics, installSlowSubs, installRuleEngine, installTrace,
+  installSysTopics,
 ];
 
 export interface MqttBroker {

@@ -17,6 +17,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route needs no credentials (login, status). */
     public?: boolean;
+    /** A POST/PUT operation that takes no body; the input fuzz test then expects no body schema. */
+    noBody?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;

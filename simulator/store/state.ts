@@ -1,8 +1,15 @@
 // The shape of the persisted configuration state (what survives a restart) and its empty value.
 // Live state (connections, counters, tokens) is deliberately not here: it is not persisted.
+import type { AuthnConfig, AuthnUser } from './authn.ts';
+import type { AuthzState, BuiltInRules } from './authz.ts';
 import type { AutoSubscribeTopic } from './auto-subscribe.ts';
+import type { BanRecord } from './banned.ts';
 import type { DelayedConfig } from './delayed.ts';
+import type { ExhookServerConfig } from './exhook.ts';
+import type { GatewayConfig } from './gateways.ts';
+import type { PluginRecord } from './plugins.ts';
 import type { RewriteRule } from './rewrite.ts';
+import type { RuleEngineSettings, RuleRecord } from './rules.ts';
 import type { SlowSubsSettings } from './slow-subs.ts';
 import type { TopicMetricRecord } from './topic-metrics.ts';
 import type { TraceRecord } from './trace.ts';
@@ -40,6 +47,25 @@ export interface PersistedState {
   traces?: TraceRecord[];
   topic_metrics?: TopicMetricRecord[];
   slow_subs?: SlowSubsSettings;
+  /** PUT /configs/{root}, /prometheus, /opentelemetry, /mqtt/retainer; absent until changed. */
+  config_roots?: Record<string, Record<string, unknown>>;
+  /** Listener configs by id (`tcp:default`) after any listener change; absent until changed. */
+  listeners?: Record<string, Record<string, unknown>>;
+  /** PUT /gateways/{name} (loaded gateways by name), POST /exhooks (in order), POST /plugins/install (boot order). */
+  gateways?: Record<string, GatewayConfig>;
+  exhooks?: ExhookServerConfig[];
+  plugins?: PluginRecord[];
+  /** The authentication chain, built-in database users by authenticator id, authorization
+   * sources + settings, built-in authorization rules, banned entries, global zone config. */
+  authentication?: AuthnConfig[];
+  authn_users?: Record<string, AuthnUser[]>;
+  authorization?: AuthzState;
+  authz_rules?: BuiltInRules;
+  banned?: BanRecord[];
+  zone?: Record<string, Record<string, unknown>>;
+  /** POST/PUT /rules (in creation order) and PUT /rule_engine; absent until changed. */
+  rules?: RuleRecord[];
+  rule_engine?: Partial<RuleEngineSettings>;
 }
 
 /** A state with nothing configured; loaded files are merged over it so new keys get defaults. */

@@ -5,5 +5,6 @@ import { system } from './system/index.ts';
 import { management } from './management/index.ts';
 import { diagnose } from './diagnose/index.ts';
 import { accessControl } from './access-control/index.ts';
+import { integration } from './integration/index.ts';
 
-export const features: Feature[] = [monitoring, accessControl, management, diagnose, system];
+export const features: Feature[] = [monitoring, accessControl, management, integration, diagnose, system];

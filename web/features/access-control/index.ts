@@ -3,7 +3,31 @@
  * flapping detection. Screen texts live in each folder's messages.ts.
  */
 import type { Feature } from '../../lib/feature.ts';
+import { defineMessages } from '../../lib/i18n.ts';
+
+// Only the titles live here (they are in the menu and breadcrumbs, so in the shell chunk).
+defineMessages({
+  'accessControl.authentication': { zh: '客户端认证', en: 'Authentication' },
+  'accessControl.authnCreate': { zh: '创建认证', en: 'Create Authentication' },
+  'accessControl.authnDetail': { zh: '认证详情', en: 'Authentication Details' },
+  'accessControl.authorization': { zh: '客户端授权', en: 'Authorization' },
+  'accessControl.authzCreate': { zh: '创建授权', en: 'Create Authorization' },
+  'accessControl.authzDetail': { zh: '授权详情', en: 'Authorization Details' },
+  'accessControl.authzSettings': { zh: '授权设置', en: 'Authorization Settings' },
+  'accessControl.banned': { zh: '黑名单', en: 'Banned Clients' },
+  'accessControl.flapping': { zh: '连接抖动检测', en: 'Flapping Detect' },
+});
 
 export const accessControl: Feature = {
-  screens: [],
+  screens: [
+    { path: '/authentication', title: 'accessControl.authentication', load: () => import('./authentication/AuthenticationPage.tsx'), menu: { group: 'management', order: 10 } },
+    { path: '/authentication/create', title: 'accessControl.authnCreate', load: () => import('./authentication/AuthnCreatePage.tsx'), parent: '/authentication' },
+    { path: '/authentication/detail/:id', title: 'accessControl.authnDetail', load: () => import('./authentication/AuthnDetailPage.tsx'), parent: '/authentication' },
+    { path: '/authorization', title: 'accessControl.authorization', load: () => import('./authorization/AuthorizationPage.tsx'), menu: { group: 'management', order: 20 } },
+    { path: '/authorization/create', title: 'accessControl.authzCreate', load: () => import('./authorization/AuthzCreatePage.tsx'), parent: '/authorization' },
+    { path: '/authorization/detail/:type', title: 'accessControl.authzDetail', load: () => import('./authorization/AuthzDetailPage.tsx'), parent: '/authorization' },
+    { path: '/authorization/settings', title: 'accessControl.authzSettings', load: () => import('./authorization/AuthzSettingsPage.tsx'), parent: '/authorization' },
+    { path: '/banned-clients', title: 'accessControl.banned', load: () => import('./banned/BannedPage.tsx'), menu: { group: 'management', order: 30 } },
+    { path: '/flapping-detect', title: 'accessControl.flapping', load: () => import('./flapping/FlappingPage.tsx'), parent: '/banned-clients' },
+  ],
 };
