@@ -1,6 +1,6 @@
 /**
- * Management: topic rewrite, auto subscribe, delayed publish and API keys (gateways, ExHook,
- * plugins and backup join later). Screen texts live in each folder's messages.ts.
+ * Management: gateways, ExHook, plugins, topic rewrite, auto subscribe, delayed publish, backup
+ * and API keys. Screen texts live in each folder's messages.ts.
  */
 import type { Feature } from '../../lib/feature.ts';
 import { defineMessages } from '../../lib/i18n.ts';
@@ -12,6 +12,16 @@ defineMessages({
   'management.delayedPublish': { zh: '延迟发布', en: 'Delayed Publish' },
   'management.delayedSettings': { zh: '延迟发布设置', en: 'Delayed publish settings' },
   'management.apiKeys': { zh: 'API 密钥', en: 'API Key' },
+  'management.plugins': { zh: '插件', en: 'Plugins' },
+  'management.pluginInstall': { zh: '安装插件', en: 'Install plugin' },
+  'management.pluginDetail': { zh: '插件详情', en: 'Plugin details' },
+  'management.gateways': { zh: '网关', en: 'Gateways' },
+  'management.gatewayCreate': { zh: '启用网关', en: 'Set up gateway' },
+  'management.gatewayDetail': { zh: '网关详情', en: 'Gateway details' },
+  'management.exhook': { zh: 'ExHook', en: 'ExHook' },
+  'management.exhookCreate': { zh: '添加 ExHook', en: 'Add ExHook' },
+  'management.exhookDetail': { zh: 'ExHook 详情', en: 'ExHook details' },
+  'management.backup': { zh: '备份与恢复', en: 'Backup' },
 });
 
 export const management: Feature = {
@@ -21,5 +31,15 @@ export const management: Feature = {
     { path: '/delayed-pub', title: 'management.delayedPublish', load: () => import('./delayed/DelayedPage.tsx'), menu: { group: 'management', order: 80 } },
     { path: '/delayed-pub-configuration', title: 'management.delayedSettings', load: () => import('./delayed/DelayedSettingsPage.tsx'), parent: '/delayed-pub' },
     { path: '/api-key', title: 'management.apiKeys', load: () => import('./api-keys/ApiKeysPage.tsx'), menu: { group: 'management', order: 100 } },
+    { path: '/plugins', title: 'management.plugins', load: () => import('./plugins/PluginsPage.tsx'), menu: { group: 'management', order: 40 } },
+    { path: '/plugins/install', title: 'management.pluginInstall', load: () => import('./plugins/PluginInstall.tsx'), parent: '/plugins' },
+    { path: '/plugins/detail/:nameVersion', title: 'management.pluginDetail', load: () => import('./plugins/PluginDetail.tsx'), parent: '/plugins' },
+    { path: '/gateway', title: 'management.gateways', load: () => import('./gateways/GatewaysPage.tsx'), menu: { group: 'management', order: 20 } },
+    { path: '/gateway/create/:name', title: 'management.gatewayCreate', load: () => import('./gateways/GatewayCreate.tsx'), parent: '/gateway' },
+    { path: '/gateway/detail/:name/:tab', title: 'management.gatewayDetail', load: () => import('./gateways/GatewayDetail.tsx'), parent: '/gateway' },
+    { path: '/exhook', title: 'management.exhook', load: () => import('./exhook/ExhookPage.tsx'), menu: { group: 'management', order: 30 } },
+    { path: '/exhook/create', title: 'management.exhookCreate', load: () => import('./exhook/ExhookCreate.tsx'), parent: '/exhook' },
+    { path: '/exhook/detail/:name', title: 'management.exhookDetail', load: () => import('./exhook/ExhookDetail.tsx'), parent: '/exhook' },
+    { path: '/backup', title: 'management.backup', load: () => import('./backup/BackupPage.tsx'), menu: { group: 'management', order: 90 } },
   ],
 };
