@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp, type SimOptions } from './app.ts';
 import { createMqttWebSocket } from './broker/websocket.ts';
+import { listenerOfSocket, tagSocket, type ListenerHost } from './store/listeners.ts';
 
 export interface StartFlags {
   host?: string;
@@ -47,6 +48,61 @@ function closeServer(server: net.Server): Promise<void> {
   });
 }
 
+/**
+ * The sockets of the MQTT listeners, keyed by listener id: main.ts opens the default tcp and ws
+ * listeners at start and hands this host to the store, which reopens them on a bind change and
+ * closes or opens them on stop/start (emqx-api-part1 §22.1).
+ */
+function listenerHost(app: FastifyInstance, mqttWs: ReturnType<typeof createMqttWebSocket>) {
+  const servers = new Map<string, net.Server>();
+  const create = (id: string, type: 'tcp' | 'ws'): net.Server => {
+    if (type === 'tcp') {
+      return net.createServer((socket) => {
+        socket.setNoDelay(true);
+        tagSocket(socket, id);
+        app.acceptMqtt(socket);
+      });
+    }
+    // EMQX's ws listener answers plain HTTP on its port with nothing useful either.
+    const server = http.createServer((_req, res) => {
+      res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' });
+      res.end('426 - Upgrade Required');
+    });
+    server.on('upgrade', (req, socket, head) => {
+      tagSocket(req.socket, id);
+      mqttWs.handleUpgrade(req, socket, head);
+    });
+    return server;
+  };
+  const host: ListenerHost & { closeAll(): Promise<void> } = {
+    async open(id, type, bindHost, port, maxConnections) {
+      const server = create(id, type);
+      server.maxConnections = maxConnections;
+      const bound = await listen(server, port, bindHost);
+      servers.set(id, server);
+      return bound;
+    },
+    async close(id) {
+      const server = servers.get(id);
+      if (!server) return;
+      servers.delete(id);
+      const closed = closeServer(server);
+      // Closing a listener drops its connections, as EMQX does.
+      if (server instanceof http.Server) server.closeAllConnections();
+      for (const socket of app.store.mqtt.openSockets()) if (listenerOfSocket(socket) === id) socket.destroy();
+      await closed;
+    },
+    setMaxConnections(id, max) {
+      const server = servers.get(id);
+      if (server) server.maxConnections = max;
+    },
+    async closeAll() {
+      await Promise.all([...servers.keys()].map((id) => host.close(id)));
+    },
+  };
+  return host;
+}
+
 /** Builds the app and starts all three listeners; port 0 picks a free port. */
 export async function start(flags: StartFlags = {}): Promise<Started> {
   const host = flags.host ?? '127.0.0.1';
@@ -60,34 +116,22 @@ export async function start(flags: StartFlags = {}): Promise<Started> {
 
   const mqttWs = createMqttWebSocket((stream, req) => app.acceptMqtt(stream, req));
   app.server.on('upgrade', mqttWs.handleUpgrade);
-
-  const tcp = net.createServer((socket) => {
-    socket.setNoDelay(true);
-    app.acceptMqtt(socket);
-  });
-  // EMQX's ws listener answers plain HTTP on its port with nothing useful either.
-  const wsHttp = http.createServer((_req, res) => {
-    res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' });
-    res.end('426 - Upgrade Required');
-  });
-  wsHttp.on('upgrade', mqttWs.handleUpgrade);
+  const listeners = listenerHost(app, mqttWs);
 
   try {
     await app.listen({ port: flags.httpPort ?? 18083, host });
     const ports = {
       http: (app.server.address() as AddressInfo).port,
-      mqtt: await listen(tcp, flags.mqttPort ?? 1883, host),
-      ws: await listen(wsHttp, flags.wsPort ?? 8083, host),
+      mqtt: await listeners.open('tcp:default', 'tcp', host, flags.mqttPort ?? 1883, Infinity),
+      ws: await listeners.open('ws:default', 'ws', host, flags.wsPort ?? 8083, Infinity),
     };
-    app.store.listeners.setBind('tcp', `${host}:${ports.mqtt}`);
-    app.store.listeners.setBind('ws', `${host}:${ports.ws}`);
+    await app.store.listeners.attach(listeners, { 'tcp:default': `${host}:${ports.mqtt}`, 'ws:default': `${host}:${ports.ws}` });
     let closing: Promise<void> | null = null;
     const close = () => {
       closing ??= (async () => {
         mqttWs.close();
-        const servers = Promise.all([closeServer(tcp), closeServer(wsHttp)]);
+        const servers = listeners.closeAll();
         await app.close();
-        wsHttp.closeAllConnections();
         await servers;
       })();
       return closing;
@@ -95,7 +139,7 @@ export async function start(flags: StartFlags = {}): Promise<Started> {
     return { ports, app, close };
   } catch (err) {
     mqttWs.close();
-    await Promise.all([closeServer(tcp), closeServer(wsHttp)]);
+    await listeners.closeAll();
     await app.close();
     throw err;
   }

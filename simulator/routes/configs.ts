@@ -1,4 +1,201 @@
-// EMQX emqx_mgmt_api_configs: the other config roots (§22.2) and cluster (§22.3).
-import type { FastifyInstance } from 'fastify';
+// EMQX emqx_mgmt_api_configs, emqx_retainer_api, emqx_prometheus_api, emqx_otel_api and
+// emqx_mgmt_api_cluster (emqx-api-part1 §11, §22.2, §22.3, §23): the config roots with merge
+// semantics and `******` secrets kept, the Prometheus scrape endpoint, and the simulated cluster's
+// invite / force-leave. The log root sets the level of what the simulator logs.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { apiError } from '../plugins/errors.ts';
+import { ConfigError, obfuscate, type ConfigRoot } from '../store/config-roots.ts';
+import { METRIC_KEYS, STATS_NAMES, type Stats } from '../store/metrics.ts';
+import { rfc3339 } from '../store/time.ts';
 
-export default async function configs(_app: FastifyInstance): Promise<void> {}
+type Obj = Record<string, unknown>;
+
+const objectBody = { type: 'object' };
+const nodeParams = { type: 'object', required: ['node'], properties: { node: { type: 'string', minLength: 1, maxLength: 256 } } };
+
+// EMQX log levels → the simulator's (pino) levels.
+const PINO_LEVEL: Record<string, string> = {
+  debug: 'debug', info: 'info', notice: 'info', warning: 'warn', error: 'error',
+  critical: 'fatal', alert: 'fatal', emergency: 'fatal', all: 'trace', none: 'silent',
+};
+
+/** The level the simulator logs at for a log config: the console handler's, else the file's. */
+export function logLevelOf(log: Obj): string {
+  const console = (log.console ?? {}) as Obj;
+  const file = log.file as Obj | undefined;
+  if (console.enable === true) return PINO_LEVEL[String(console.level)] ?? 'warn';
+  if (file?.enable === true) return PINO_LEVEL[String(file.level)] ?? 'warn';
+  return 'silent';
+}
+
+function failure(code: string, err: unknown): never {
+  if (err instanceof ConfigError) {
+    const body: Obj = { kind: 'validation_error', path: err.path, reason: err.reason };
+    if (err.value !== undefined) body.value = err.value;
+    // A read-only key (dashboard.default_password) is a 403, as EMQX answers.
+    throw apiError(err.reason === 'read only' ? 403 : 400, code, JSON.stringify(body));
+  }
+  throw err;
+}
+
+/** Prometheus text exposition of stats (gauges) and metrics (counters). */
+function exposition(rows: { labels: string; stats: Stats; metrics: Record<string, number> }[]): string {
+  const lines: string[] = [];
+  const names = (n: string) => `emqx_${n.replace(/[.\-]/g, '_')}`;
+  for (const name of STATS_NAMES) {
+    for (const suffix of ['count', 'max']) {
+      const metric = names(`${name}.${suffix}`);
+      lines.push(`# TYPE ${metric} gauge`);
+      for (const row of rows) lines.push(`${metric}${row.labels} ${row.stats[`${name}.${suffix}`] ?? 0}`);
+    }
+  }
+  for (const key of METRIC_KEYS) {
+    const metric = names(key);
+    lines.push(`# TYPE ${metric} counter`);
+    for (const row of rows) lines.push(`${metric}${row.labels} ${row.metrics[key] ?? 0}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+interface Invitation {
+  node: string;
+  started_at: number;
+  finished_at?: number;
+  reason?: string;
+}
+
+export default async function configs(app: FastifyInstance): Promise<void> {
+  const { store } = app;
+  const roots = store.configRoots;
+
+  const applyLog = (log: Obj) => {
+    app.log.level = logLevelOf(log);
+  };
+  // A saved log config takes effect at start; otherwise the command line's --log-level stays.
+  if (store.state.config_roots?.log) app.addHook('onReady', async () => applyLog(roots.get('log')));
+  roots.onChange((root, value) => {
+    if (root === 'log') applyLog(value);
+  });
+
+  const serve = (path: string, root: ConfigRoot, code: string) => {
+    app.get(path, async () => obfuscate(roots.get(root)));
+    app.put<{ Body: Obj }>(path, { schema: { body: objectBody } }, async (request) => {
+      const next = await roots.put(root, request.body).catch((err: unknown) => failure(code, err));
+      return obfuscate(next);
+    });
+  };
+  for (const root of ['sys_topics', 'log', 'dashboard', 'alarm', 'sysmon', 'limiter'] as const) serve(`/configs/${root}`, root, 'UPDATE_FAILED');
+  serve('/mqtt/retainer', 'retainer', 'UPDATE_FAILED');
+  serve('/prometheus', 'prometheus', 'BAD_REQUEST');
+  serve('/opentelemetry', 'opentelemetry', 'BAD_REQUEST');
+
+  // --- Prometheus scrape endpoint: public unless enable_basic_auth.
+  const scrapeAuth = (request: FastifyRequest) => {
+    if ((roots.get('prometheus') as { enable_basic_auth?: boolean }).enable_basic_auth !== true) return;
+    const header = request.headers.authorization ?? '';
+    const [scheme, value = ''] = header.split(' ');
+    if (scheme?.toLowerCase() === 'bearer' && store.tokens.check(value.trim()).status === 'ok') return;
+    if (scheme?.toLowerCase() === 'basic') {
+      const decoded = Buffer.from(value.trim(), 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon > 0 && store.apiKeys.authenticate(decoded.slice(0, colon), decoded.slice(colon + 1))) return;
+    }
+    throw apiError(401, 'BAD_API_KEY_OR_SECRET', 'Check api_key/api_secret', { 'www-authenticate': 'Basic Realm="emqx-dashboard"' });
+  };
+
+  const statsQuery = {
+    type: 'object',
+    properties: { mode: { type: 'string', enum: ['node', 'all_nodes_aggregated', 'all_nodes_unaggregated'], default: 'node' } },
+  };
+  app.get<{ Querystring: { mode: string } }>('/prometheus/stats', { config: { public: true }, schema: { querystring: statsQuery } }, async (request, reply: FastifyReply) => {
+    scrapeAuth(request);
+    const { cluster } = store;
+    const mode = request.query.mode;
+    const rows = mode === 'all_nodes_unaggregated'
+      ? cluster.names().map((node) => ({ node, labels: `{node="${node}"}`, stats: cluster.stats(node) as Stats, metrics: cluster.metrics(node) as Record<string, number> }))
+      : mode === 'all_nodes_aggregated'
+        ? [{ node: null, labels: '', stats: cluster.aggregateStats(), metrics: cluster.aggregateMetrics() as Record<string, number> }]
+        : [{ node: cluster.self, labels: '', stats: cluster.stats(cluster.self) as Stats, metrics: cluster.metrics(cluster.self) as Record<string, number> }];
+    if ((request.headers.accept ?? '').includes('application/json')) {
+      const json = (row: (typeof rows)[number]) => ({
+        ...(row.node && mode === 'all_nodes_unaggregated' ? { node: row.node } : {}),
+        stats: Object.fromEntries(Object.entries(row.stats).map(([k, v]) => [`emqx_${k.replace(/\./g, '_')}`, v])),
+        metrics: Object.fromEntries(Object.entries(row.metrics).map(([k, v]) => [`emqx_${k.replace(/\./g, '_')}`, v])),
+      });
+      return mode === 'all_nodes_unaggregated' ? rows.map(json) : json(rows[0]);
+    }
+    return reply.type('text/plain; version=0.0.4; charset=utf-8').send(exposition(rows));
+  });
+
+  // --- Cluster (§22.3) on the simulated fixture nodes.
+  const invitations: Invitation[] = [];
+  const badRequest = (message: string) => apiError(400, 'BAD_REQUEST', message);
+
+  app.get('/cluster', async () => ({ name: 'emqxcl', nodes: store.cluster.names(), self: store.cluster.self }));
+
+  app.get('/cluster/topology', async () => store.cluster.all()
+    .filter((n) => n.role === 'core')
+    .map((core) => ({ core_node: core.node, replicant_nodes: store.cluster.all().filter((n) => n.role === 'replicant').map((n) => ({ node: n.node, streams: 1 })) })));
+
+  const inviteProblem = (node: string): string | null => {
+    if (node === store.cluster.self) return 'Cannot invite self';
+    if (store.cluster.has(node)) return `{already_in_cluster,'${node}'}`;
+    if (!store.cluster.knows(node)) return `{badrpc,nodedown}`;
+    return null;
+  };
+
+  app.put<{ Params: { node: string }; Body: { timeout?: number } }>('/cluster/:node/invite', {
+    schema: { params: nodeParams, body: { type: 'object', properties: { timeout: { type: 'integer', minimum: 0 } } } },
+  }, async (request, reply) => {
+    const { node } = request.params;
+    const timeout = request.body?.timeout;
+    if (timeout !== undefined && timeout < 5000) throw badRequest('timeout cannot be less than 5000ms');
+    const problem = inviteProblem(node);
+    const now = store.clock.now();
+    if (problem) {
+      invitations.push({ node, started_at: now, finished_at: now, reason: problem });
+      throw badRequest(problem);
+    }
+    store.cluster.join(node);
+    invitations.push({ node, started_at: now, finished_at: now });
+    return reply.code(200).send();
+  });
+
+  app.put<{ Params: { node: string } }>('/cluster/:node/invite_async', { config: { noBody: true }, schema: { params: nodeParams } }, async (request, reply) => {
+    const { node } = request.params;
+    if (node === store.cluster.self) throw badRequest("Can't invite self");
+    if (invitations.some((i) => i.node === node && i.finished_at === undefined)) throw badRequest('The invitation task already created for this node');
+    const task: Invitation = { node, started_at: store.clock.now() };
+    invitations.push(task);
+    // The join takes a moment, so the console can show the task in progress.
+    const timer = setTimeout(() => {
+      task.finished_at = store.clock.now();
+      const problem = inviteProblem(node);
+      if (problem) task.reason = problem;
+      else store.cluster.join(node);
+    }, 1000);
+    timer.unref();
+    return reply.code(200).send();
+  });
+
+  app.get('/cluster/invitation', async () => {
+    // The newest task per node counts.
+    const latest = new Map<string, Invitation>();
+    for (const task of invitations) latest.set(task.node, task);
+    const tasks = [...latest.values()];
+    const time = (ms: number) => rfc3339(ms, 'ms');
+    return {
+      succeed: tasks.filter((t) => t.finished_at !== undefined && !t.reason).map((t) => ({ node: t.node, started_at: time(t.started_at), finished_at: time(t.finished_at!) })),
+      in_progress: tasks.filter((t) => t.finished_at === undefined).map((t) => ({ node: t.node, started_at: time(t.started_at) })),
+      failed: tasks.filter((t) => t.reason).map((t) => ({ node: t.node, started_at: time(t.started_at), finished_at: time(t.finished_at!), reason: t.reason })),
+    };
+  });
+
+  app.delete<{ Params: { node: string } }>('/cluster/:node/force_leave', { schema: { params: nodeParams } }, async (request, reply) => {
+    const { node } = request.params;
+    if (!node.includes('@')) throw badRequest(`invalid node name: ${node}`);
+    if (node === store.cluster.self) throw badRequest("Can't leave self");
+    if (!store.cluster.leave(node)) throw badRequest('node_not_found');
+    return reply.code(204).send();
+  });
+}

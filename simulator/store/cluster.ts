@@ -73,8 +73,10 @@ export class Cluster {
   /** This process's node name. */
   readonly self = SELF_NODE;
   private readonly others: NodeInfo[];
-  /** The clients of the other nodes, in node order. */
-  readonly fixtureNodes: FixtureNode[];
+  /** The clients of every other node ever in the cluster, in node order. */
+  private readonly allFixtureNodes: FixtureNode[];
+  /** Nodes that were force-left (DELETE /cluster/{node}/force_leave) and not invited back. */
+  private readonly left = new Set<string>();
   private readonly startedAt: number;
   private readonly maxFds = readMaxFds();
   private readonly clusterMax = zeroStats();
@@ -93,7 +95,29 @@ export class Cluster {
       ...templates[i % templates.length],
       node: `emqx@node${i + 2}`,
     }));
-    this.fixtureNodes = loadFixtureNodes(this.others.map((n) => n.node), clock, routes, fixtureClients);
+    this.allFixtureNodes = loadFixtureNodes(this.others.map((n) => n.node), clock, routes, fixtureClients);
+  }
+
+  /** The clients of the other nodes in the cluster, in node order. */
+  get fixtureNodes(): FixtureNode[] {
+    return this.left.size === 0 ? this.allFixtureNodes : this.allFixtureNodes.filter((n) => !this.left.has(n.name));
+  }
+
+  /** A simulated node that may join: one of the fixture nodes, in the cluster or not. */
+  knows(node: string): boolean {
+    return this.others.some((n) => n.node === node);
+  }
+
+  /** Takes a fixture node out of the cluster (force leave); false if it is not a member. */
+  leave(node: string): boolean {
+    if (!this.has(node) || node === this.self) return false;
+    this.left.add(node);
+    return true;
+  }
+
+  /** Brings a known fixture node back into the cluster (invite); false if it already is a member. */
+  join(node: string): boolean {
+    return this.left.delete(node);
   }
 
   /** The fixture node of a name (not node 1), or undefined. */
@@ -102,11 +126,11 @@ export class Cluster {
   }
 
   names(): string[] {
-    return [this.self, ...this.others.map((n) => n.node)];
+    return [this.self, ...this.others.map((n) => n.node).filter((n) => !this.left.has(n))];
   }
 
   has(node: string): boolean {
-    return node === this.self || this.others.some((n) => n.node === node);
+    return node === this.self || (this.others.some((n) => n.node === node) && !this.left.has(node));
   }
 
   private selfInfo(): NodeInfo {
@@ -144,9 +168,9 @@ export class Cluster {
   info(node: string): NodeInfo | null {
     if (node === this.self) return this.selfInfo();
     const index = this.others.findIndex((n) => n.node === node);
-    if (index < 0) return null;
+    if (index < 0 || this.left.has(node)) return null;
     const other = this.others[index];
-    const stats = this.fixtureNodes[index].stats();
+    const stats = this.allFixtureNodes[index].stats();
     // Fixture uptime is the uptime at simulator start; it keeps counting from there.
     return {
       ...other,

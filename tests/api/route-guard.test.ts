@@ -4,14 +4,16 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildTestApp } from '../helpers/simulator.ts';
 
-test('the route table lists the API routes and marks only login and status public', async () => {
+test('the route table lists the API routes and marks only login, status and the form schemas public', async () => {
   const app = await buildTestApp();
   await app.ready();
   const publicApi = app.apiRoutes
     .filter((r) => r.public && r.url.startsWith('/api/v5') && r.method !== 'HEAD')
     .map((r) => `${r.method} ${r.url}`)
     .sort();
-  assert.equal(publicApi, ['GET /api/v5/status', 'POST /api/v5/login']);
+  // /schemas/{name} is unauthenticated on the broker too (emqx-api-part2.md §4.10).
+  // The Prometheus scrape endpoint is public unless `enable_basic_auth` (checked in its handler).
+  assert.equal(publicApi, ['GET /api/v5/prometheus/stats', 'GET /api/v5/schemas/:name', 'GET /api/v5/status', 'POST /api/v5/login']);
   assert.ok(app.apiRoutes.some((r) => r.url === '/api/v5/users' && r.method === 'POST' && !r.public));
   await app.close();
 });

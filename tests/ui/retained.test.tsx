@@ -35,7 +35,8 @@ test('the list asks page 1 of /mqtt/retainer/messages and shows topic, QoS, send
   // Topics from MQTT clients are text, never markup.
   assert.ok(row('a/<b>x</b>')!.textContent!.includes('a/<b>x</b>'));
   assert.is(row('a/<b>x</b>')!.querySelector('b'), null);
-  assert.is(byTest('retained-settings'), null, 'no link to a settings screen that does not exist');
+  // The retainer settings screen exists (system/config, /mqtt/retainer), so the list links to it.
+  assert.ok(byTest('retained-settings')?.getAttribute('href')?.endsWith('/mqtt/retainer'), 'links to the retainer settings');
   api.restore();
 });
 

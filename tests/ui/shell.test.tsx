@@ -25,8 +25,8 @@ async function loggedIn(path: string) {
 
 test('the menu shows groups in specification order with only existing screens', () => {
   const sections = menu();
-  assert.equal(sections.map((s) => s.group), ['monitoring', 'management', 'diagnose', 'system']);
-  assert.equal(sections[3].items.map((s) => s.path), ['/dashboard/nodes', '/users', '/settings']);
+  assert.equal(sections.map((s) => s.group), ['monitoring', 'management', 'integration', 'diagnose', 'system']);
+  assert.equal(sections[4].items.map((s) => s.path), ['/mqtt/general', '/listener', '/log', '/limiter', '/monitoring/alarm-settings', '/dashboard/nodes', '/users', '/settings']);
   assert.equal(breadcrumbs('/users').map((c) => c.title), ['menu.system', 'users.title']);
 });
 

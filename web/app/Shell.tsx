@@ -5,6 +5,8 @@
  */
 import { Redirect, Route, Switch } from 'wouter';
 import './shellMessages.ts';
+// The config field widgets (duration, bytesize, secret, cert, list) for every screen's forms; kept out of the login bundle.
+import '../ui/configFields.tsx';
 import { Layout } from './Layout.tsx';
 import { NotFound } from './NotFound.tsx';
 import { redirects, screens } from './routes.ts';

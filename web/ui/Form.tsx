@@ -47,6 +47,10 @@ export function Form(props: {
   onCancel?: () => void;
   test?: string;
   children?: ComponentChildren;
+  /** Turns a failed submit into a field error (e.g. SchemaForm's EMQX `{path, reason}`); `handleError` otherwise. */
+  mapError?: (error: unknown) => { field: string; message: string } | undefined;
+  /** More buttons in the action row, before submit (e.g. a config page's Reset). */
+  actions?: ComponentChildren;
 }) {
   const initial = useMemo(() => {
     const base: Values = {};
@@ -75,6 +79,8 @@ export function Form(props: {
     try {
       await props.onSubmit(values);
     } catch (error) {
+      const mapped = props.mapError?.(error);
+      if (mapped) return setErrors((prev) => ({ ...prev, [mapped.field]: mapped.message }));
       handleError(error, {
         fields: props.fields.map((f) => f.name),
         setFieldError: (field, message) => setErrors((prev) => ({ ...prev, [field]: message })),
@@ -86,7 +92,7 @@ export function Form(props: {
 
   return (
     <form onSubmit={submit} noValidate data-test={props.test}>
-      {props.fields.filter((field) => shown(field, values)).map((field) => {
+      {props.fields.filter((field) => shown(field, values)).map((field, index, list) => {
         const id = `${prefix}-${field.name}`;
         const Widget = widgets[field.kind ?? 'text'];
         const error = errors[field.name];
@@ -99,8 +105,11 @@ export function Form(props: {
             }}
             onBlur={() => check(field.name, values)} />
         );
+        const heading = field.section && field.section !== list[index - 1]?.section
+          ? <h4 class="form-section" data-test="form-section">{t(field.section)}</h4> : null;
         return (
           <div class="field" key={field.name}>
+            {heading}
             {field.kind === 'switch'
               ? <label htmlFor={id}>{widget} {t(field.label)}</label>
               : <><label htmlFor={id}>{t(field.label)}{field.required && <span class="required" aria-hidden="true"> *</span>}</label>{widget}</>}
@@ -113,6 +122,7 @@ export function Form(props: {
       {props.children}
       <div class="form-actions">
         {props.onCancel && <button type="button" class="secondary" onClick={props.onCancel} data-test="form-cancel">{t('common.cancel')}</button>}
+        {props.actions}
         <button type="submit" aria-busy={busy} disabled={busy} data-test="form-submit">{props.submitText ?? t('common.save')}</button>
       </div>
     </form>

@@ -66,7 +66,8 @@ export const widgets: Record<FieldKind, (props: WidgetProps) => JSX.Element> = {
       onInput={(e) => p.onChange((e.target as HTMLTextAreaElement).value)} />
   ),
   select: (p) => <Select {...p} />,
-  // First versions of the config kinds; SchemaForm's widgets refine them.
+  // Light versions of the config kinds (and of number), enough for the login page's bundle;
+  // configFields.tsx replaces them with the unit/keyword/file widgets once the shell loads.
   duration: text('text'),
   bytesize: text('text'),
   secret: text('password'),

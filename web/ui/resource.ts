@@ -10,6 +10,7 @@ import type { Rule } from '../lib/validators.ts';
  * Widget kinds of the registry in fields.tsx. Config kinds keep EMQX's wire values: `duration`
  * ("15s"), `bytesize` ("1MB"), `secret` (a password kept as "******" when unchanged), `cert`
  * (PEM text, typed or read from a file), `list` (string array, one per line), `code` (monospace text).
+ * `duration`, `bytesize` and `number` also take a keyword listed in `keywords` ("infinity", "disabled").
  */
 export type FieldKind = 'text' | 'password' | 'textarea' | 'number' | 'select' | 'switch' | 'datetime'
   | 'duration' | 'bytesize' | 'secret' | 'cert' | 'list' | 'code';
@@ -34,6 +35,14 @@ export interface FieldDecl {
   disabled?: boolean;
   /** Shown (and checked) only while this holds for the form's values, e.g. a date unless "never". */
   visible?: (values: Record<string, unknown>) => boolean;
+  /** i18n key of a section heading shown above this field when it differs from the previous field's. */
+  section?: string;
+  /** Units offered by `duration` ('ms', 's', 'm', 'h', 'd') and `bytesize` ('B', 'KB', 'MB', 'GB'). */
+  units?: string[];
+  /** Words accepted instead of a number for `duration`, `bytesize` and `number`, e.g. ['infinity']. */
+  keywords?: string[];
+  /** File extensions a `cert` field's file picker accepts, e.g. ['.pem', '.crt', '.key']. */
+  extensions?: string[];
 }
 
 export interface FormDecl<Row = unknown> {

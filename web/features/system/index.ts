@@ -7,11 +7,38 @@ import { defineMessages } from '../../lib/i18n.ts';
 defineMessages({
   'users.title': { zh: '用户', en: 'Users' },
   'settings.title': { zh: '设置', en: 'Settings' },
+  'config.mqtt': { zh: 'MQTT 配置', en: 'MQTT' },
+  'config.log': { zh: '日志', en: 'Log' },
+  'config.monitoring': { zh: '监控', en: 'Monitoring' },
+  'config.limiter': { zh: '速率限制', en: 'Limiter' },
+  'listener.title': { zh: '监听器', en: 'Listeners' },
+  'listener.detail': { zh: '监听器设置', en: 'Listener settings' },
+  'config.general': { zh: '通用', en: 'General' },
+  'config.session': { zh: '会话', en: 'Session' },
+  'config.retainer': { zh: '保留消息', en: 'Retainer' },
+  'config.systemTopic': { zh: '系统主题', en: 'System Topic' },
+  'config.alarmSettings': { zh: '告警设置', en: 'Alarm Settings' },
+  'config.integration': { zh: '监控集成', en: 'Integration' },
 });
 
 export const system: Feature = {
+  redirects: {
+    '/mqtt': '/mqtt/general',
+    '/monitoring': '/monitoring/alarm-settings',
+  },
   screens: [
     { path: '/users', title: 'users.title', load: () => import('./UsersPage.tsx'), menu: { group: 'system', order: 90 } },
     { path: '/settings', title: 'settings.title', load: () => import('./SettingsPage.tsx'), menu: { group: 'system', order: 95 } },
+    // Broker configuration (issue #8): config/pages.ts declares each page.
+    { path: '/mqtt/general', title: 'config.mqtt', load: () => import('./config/MqttPage.tsx'), menu: { group: 'system', order: 20 } },
+    { path: '/mqtt/session', title: 'config.session', load: () => import('./config/MqttPage.tsx'), parent: '/mqtt/general' },
+    { path: '/mqtt/retainer', title: 'config.retainer', load: () => import('./config/MqttPage.tsx'), parent: '/mqtt/general' },
+    { path: '/mqtt/system-topic', title: 'config.systemTopic', load: () => import('./config/MqttPage.tsx'), parent: '/mqtt/general' },
+    { path: '/log', title: 'config.log', load: () => import('./config/LogPage.tsx'), menu: { group: 'system', order: 30 } },
+    { path: '/limiter', title: 'config.limiter', load: () => import('./config/LimiterPage.tsx'), menu: { group: 'system', order: 35 } },
+    { path: '/monitoring/alarm-settings', title: 'config.monitoring', load: () => import('./config/MonitoringPage.tsx'), menu: { group: 'system', order: 40 } },
+    { path: '/listener', title: 'listener.title', load: () => import('./config/ListenersPage.tsx'), menu: { group: 'system', order: 25 } },
+    { path: '/listener/detail/:id', title: 'listener.detail', load: () => import('./config/ListenerDetail.tsx'), parent: '/listener' },
+    { path: '/monitoring/integration', title: 'config.integration', load: () => import('./config/MonitoringPage.tsx'), parent: '/monitoring/alarm-settings' },
   ],
 };

@@ -1,0 +1,107 @@
+/**
+ * The broker configuration pages as declarations for `ConfigPage`: endpoint (emqx-api-part1
+ * §11, §15, §22.2, §23), schema component of `/schemas/hotconf`, and overrides as data.
+ */
+import { createElement } from 'react';
+import { t } from '../../../lib/i18n.ts';
+import { isRate } from '../../../lib/units.ts';
+import type { ConfigPageDecl, ConfigSection } from '../../../ui/ConfigPage.tsx';
+import type { FieldDecl } from '../../../ui/resource.ts';
+import { tlsFields } from '../../../ui/tls.ts';
+import PrometheusHelp from './PrometheusHelp.tsx';
+import './messages.ts';
+
+const SESSION = ['max_subscriptions', 'upgrade_qos', 'max_inflight', 'retry_interval', 'max_awaiting_rel', 'await_rel_timeout',
+  'session_expiry_interval', 'max_mqueue_len', 'mqueue_priorities', 'mqueue_default_priority', 'mqueue_store_qos0'];
+
+const mqttTabs = [
+  { path: '/mqtt/general', title: 'config.general' },
+  { path: '/mqtt/session', title: 'config.session' },
+  { path: '/mqtt/retainer', title: 'config.retainer' },
+  { path: '/mqtt/system-topic', title: 'config.systemTopic' },
+];
+const mqtt = (active: string, section: ConfigSection): ConfigPageDecl => ({ title: 'config.mqtt', tabs: mqttTabs, active, sections: [section] });
+
+export const mqttPages: Record<string, ConfigPageDecl> = {
+  '/mqtt/general': mqtt('/mqtt/general', {
+    name: 'mqtt-general', path: '/configs/global_zone', key: 'mqtt', component: 'broker.mqtt',
+    overrides: { hidden: SESSION, order: ['max_packet_size', 'max_clientid_len', 'max_topic_levels', 'max_qos_allowed', 'max_topic_alias'] },
+  }),
+  '/mqtt/session': mqtt('/mqtt/session', {
+    name: 'mqtt-session', path: '/configs/global_zone', key: 'mqtt', component: 'broker.mqtt',
+    overrides: { include: SESSION, order: SESSION },
+  }),
+  '/mqtt/retainer': mqtt('/mqtt/retainer', {
+    name: 'retainer', path: '/mqtt/retainer', component: 'retainer.retainer',
+    overrides: {
+      hidden: ['backend.index_specs'],
+      order: ['enable', 'backend.storage_type', 'backend.max_retained_messages', 'max_payload_size', 'msg_expiry_interval', 'msg_clear_interval', 'delivery_rate'],
+      fields: {
+        'backend.max_retained_messages': { help: 'config.zeroUnlimited' },
+        msg_expiry_interval: { help: 'config.zeroNever' },
+        msg_clear_interval: { help: 'config.zeroNever' },
+        delivery_rate: { rules: [rateRule], help: 'config.rateHelp' },
+      },
+    },
+  }),
+  '/mqtt/system-topic': mqtt('/mqtt/system-topic', { name: 'sys-topics', path: '/configs/sys_topics', component: 'broker.sys_topics' }),
+};
+
+export const logPage: ConfigPageDecl = {
+  title: 'config.log',
+  sections: [{
+    name: 'log', path: '/configs/log', component: 'emqx.log',
+    overrides: {
+      hidden: ['audit'],
+      groups: [
+        { title: 'config.consoleHandler', fields: ['console.enable', 'console.level', 'console.formatter', 'console.time_offset'] },
+        { title: 'config.fileHandler', fields: ['file.enable', 'file.level', 'file.path', 'file.rotation_count', 'file.rotation_size', 'file.formatter', 'file.time_offset'] },
+      ],
+    },
+  }],
+};
+
+const monitoringTabs = [
+  { path: '/monitoring/alarm-settings', title: 'config.alarmSettings' },
+  { path: '/monitoring/integration', title: 'config.integration' },
+];
+
+export const monitoringPages: Record<string, ConfigPageDecl> = {
+  '/monitoring/alarm-settings': {
+    title: 'config.monitoring', tabs: monitoringTabs, active: '/monitoring/alarm-settings',
+    sections: [
+      { name: 'alarm', title: 'config.alarm', path: '/configs/alarm', component: 'broker.alarm' },
+      { name: 'sysmon', title: 'config.sysmon', path: '/configs/sysmon', component: 'broker.sysmon' },
+    ],
+  },
+  '/monitoring/integration': {
+    title: 'config.monitoring', tabs: monitoringTabs, active: '/monitoring/integration',
+    sections: [
+      {
+        name: 'prometheus', title: 'config.prometheus', path: '/prometheus', component: 'prometheus.recommend_setting',
+        overrides: { fields: { 'push_gateway.headers': { kind: 'code' } } },
+        after: () => createElement(PrometheusHelp, {}),
+      },
+      {
+        name: 'opentelemetry', title: 'config.opentelemetry', path: '/opentelemetry', component: 'opentelemetry.opentelemetry',
+        overrides: {
+          include: ['exporter.endpoint', 'metrics', 'logs.enable', 'logs.level', 'traces.enable', 'traces.filter.trace_all'],
+          order: ['exporter', 'metrics', 'logs.enable', 'logs', 'traces'],
+        },
+        fields: tlsFields('exporter.ssl_options'),
+      },
+    ],
+  },
+};
+
+/** 'Please enter a properly formatted rate configuration' unless empty or e.g. "1000/s". */
+function rateRule(value: unknown): string | undefined {
+  return value === undefined || value === '' || isRate(String(value)) ? undefined : t('config.badRate');
+}
+
+const rate = (name: string): FieldDecl => ({ name, label: `config.${name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}`, rules: [rateRule], help: 'config.rateHelp', placeholder: 'infinity' });
+
+export const limiterPage: ConfigPageDecl = {
+  title: 'config.limiter',
+  sections: [{ name: 'limiter', path: '/configs/limiter', fields: [rate('max_conn_rate'), rate('messages_rate'), rate('bytes_rate')] }],
+};
