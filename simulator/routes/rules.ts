@@ -1,4 +1,172 @@
-// EMQX emqx_rule_engine_api: rules, rule_test, rule_events, rule_engine (part 2 §5).
-import type { FastifyInstance } from 'fastify';
+// EMQX emqx_rule_engine_api: rules, rule_test, rule_events, rule_engine (part 2 §5): the rule list
+// with its filters and page envelope, create (201) / read / merge-update / delete, per-rule
+// metrics and their reset, the SQL tester and the event catalogue.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { apiError } from '../plugins/errors.ts';
+import { ruleEvents } from '../rules/events.ts';
+import { pageQueryProperties, paginateRows, type PageQuery } from '../store/pagination.ts';
+import type { RuleBody, RuleEngineSettings, RuleRecord } from '../store/rules.ts';
+import { topicMatches } from '../store/topic.ts';
 
-export default async function rules(_app: FastifyInstance): Promise<void> {}
+const republishArgs = {
+  type: 'object',
+  properties: {
+    topic: { type: 'string', maxLength: 65535 },
+    qos: { anyOf: [{ type: 'integer', minimum: 0, maximum: 2 }, { type: 'string', maxLength: 1024 }] },
+    retain: { anyOf: [{ type: 'boolean' }, { type: 'string', maxLength: 1024 }] },
+    payload: { type: 'string', maxLength: 1048576 },
+    mqtt_properties: { type: 'object', additionalProperties: { type: 'string', maxLength: 65535 } },
+    user_properties: { type: 'string', maxLength: 65535 },
+    direct_dispatch: { anyOf: [{ type: 'boolean' }, { type: 'string', maxLength: 1024 }] },
+  },
+} as const;
+
+const action = {
+  anyOf: [
+    { type: 'string', minLength: 1, maxLength: 512 },
+    {
+      type: 'object',
+      required: ['function'],
+      properties: { function: { type: 'string', minLength: 1, maxLength: 512 }, args: { type: 'object' } },
+      // A republish output needs its arguments with at least the topic.
+      if: { properties: { function: { const: 'republish' } } },
+      then: { required: ['args'], properties: { args: { ...republishArgs, required: ['topic'] } } },
+    },
+  ],
+} as const;
+
+const ruleProperties = {
+  name: { type: 'string', maxLength: 1024 },
+  sql: { type: 'string', minLength: 1, maxLength: 1048576 },
+  actions: { type: 'array', maxItems: 1000, items: action },
+  enable: { type: 'boolean' },
+  description: { type: 'string', maxLength: 65535 },
+  metadata: { type: 'object' },
+} as const;
+
+const createBody = {
+  type: 'object',
+  required: ['sql'],
+  properties: { id: { type: 'string', maxLength: 255 }, ...ruleProperties },
+} as const;
+
+// id, status, node_status, metrics … in a PUT body are ignored (removed by the schema).
+const updateBody = { type: 'object', additionalProperties: false, properties: ruleProperties } as const;
+
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 255 } } } as const;
+
+const listQuery = {
+  type: 'object',
+  properties: {
+    ...pageQueryProperties,
+    enable: { type: 'boolean' },
+    from: { type: 'string' },
+    like_id: { type: 'string' },
+    like_from: { type: 'string' },
+    match_from: { type: 'string' },
+    like_description: { type: 'string' },
+    action: { type: 'array', items: { type: 'string' } },
+    source: { type: 'array', items: { type: 'string' } },
+  },
+} as const;
+
+const testBody = {
+  type: 'object',
+  required: ['sql', 'context'],
+  properties: { sql: { type: 'string', maxLength: 1048576 }, context: { type: 'object' } },
+} as const;
+
+const settingsBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ignore_sys_message: { type: 'boolean' },
+    jq_function_default_timeout: { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)?$', maxLength: 32 },
+    jq_implementation_module: { type: 'string', enum: ['jq_nif', 'jq_port'] },
+  },
+} as const;
+
+interface ListQuery extends PageQuery {
+  enable?: boolean;
+  from?: string;
+  like_id?: string;
+  like_from?: string;
+  match_from?: string;
+  like_description?: string;
+  action?: string[];
+  source?: string[];
+}
+
+/** `/rules*` writes take JSON only (415 otherwise), as emqx_rule_engine_api declares. */
+async function jsonOnly(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  const type = String(request.headers['content-type'] ?? '');
+  if (request.body !== undefined && !type.includes('application/json')) {
+    throw apiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type');
+  }
+}
+
+const notFound = () => apiError(404, 'NOT_FOUND', 'Rule Id Not Found');
+
+export default async function rules(app: FastifyInstance): Promise<void> {
+  const { store } = app;
+  const engine = store.rules;
+  engine.log = (line) => app.log.info(line);
+
+  app.get<{ Querystring: ListQuery }>('/rules', { schema: { querystring: listQuery } }, async (request) => {
+    const q = request.query;
+    const fuzzy = q.like_id !== undefined || q.like_from !== undefined || q.match_from !== undefined || q.like_description !== undefined;
+    const keep = (rule: RuleRecord): boolean => {
+      const from = engine.from(rule);
+      if (q.enable !== undefined && rule.enable !== q.enable) return false;
+      if (q.from !== undefined && !from.includes(q.from)) return false;
+      if (q.like_id !== undefined && !rule.id.includes(q.like_id)) return false;
+      if (q.like_from !== undefined && !from.some((f) => f.includes(q.like_from as string))) return false;
+      if (q.match_from !== undefined && !from.some((f) => topicMatches(q.match_from as string, f))) return false;
+      if (q.like_description !== undefined && !rule.description.includes(q.like_description)) return false;
+      if (q.action?.length && !rule.actions.some((a) => typeof a === 'string' && q.action!.includes(a))) return false;
+      if (q.source?.length && !q.source.some((s) => from.includes(`$bridges/${s}`) || from.includes(`$sources/${s}`))) return false;
+      return true;
+    };
+    return paginateRows(engine.list().filter(keep), q, (r) => engine.info(r), { count: !fuzzy });
+  });
+
+  app.post<{ Body: RuleBody }>('/rules', { preValidation: jsonOnly, schema: { body: createBody } }, async (request, reply) => {
+    const rule = await engine.create(request.body);
+    return reply.code(201).send(engine.info(rule));
+  });
+
+  app.get<{ Params: { id: string } }>('/rules/:id', { schema: { params: idParams } }, async (request) => {
+    const rule = engine.get(request.params.id);
+    if (!rule) throw notFound();
+    return engine.info(rule);
+  });
+
+  app.put<{ Params: { id: string }; Body: RuleBody }>('/rules/:id', { preValidation: jsonOnly, schema: { params: idParams, body: updateBody } },
+    async (request) => engine.info(await engine.update(request.params.id, request.body)));
+
+  app.delete<{ Params: { id: string } }>('/rules/:id', { schema: { params: idParams } }, async (request, reply) => {
+    if (!(await engine.remove(request.params.id))) throw notFound();
+    return reply.code(204).send();
+  });
+
+  app.get<{ Params: { id: string } }>('/rules/:id/metrics', { schema: { params: idParams } }, async (request) => {
+    if (!engine.get(request.params.id)) throw notFound();
+    return engine.metrics(request.params.id);
+  });
+
+  app.put<{ Params: { id: string } }>('/rules/:id/metrics/reset', { config: { noBody: true }, schema: { params: idParams } }, async (request, reply) => {
+    if (!engine.get(request.params.id)) throw notFound();
+    engine.resetMetrics(request.params.id);
+    return reply.code(204).send();
+  });
+
+  app.post<{ Body: { sql: string; context: Record<string, unknown> } }>('/rule_test', { preValidation: jsonOnly, schema: { body: testBody } },
+    async (request) => engine.test(request.body.sql, request.body.context));
+
+  app.get('/rule_events', async () => ruleEvents());
+
+  app.get('/rule_engine', async () => engine.settings());
+
+  app.put<{ Body: Partial<RuleEngineSettings> }>('/rule_engine', { schema: { body: settingsBody } },
+    async (request) => engine.updateSettings(request.body));
+}

@@ -1,0 +1,28 @@
+// The function table of the rule SQL: each group file registers its functions with their arity,
+// and the evaluator and the parser check calls against it.
+import { EvalError } from '../values.ts';
+
+export interface FnContext {
+  /** Epoch milliseconds of the evaluation (the simulator's clock). */
+  now(): number;
+}
+
+export interface FnDef {
+  min: number;
+  max: number;
+  fn: (args: unknown[], ctx: FnContext) => unknown;
+}
+
+export type FnGroup = Record<string, FnDef>;
+
+/** Shorthand: a function of exactly/at least `min` and at most `max` arguments. */
+export function def(min: number, max: number, fn: FnDef['fn']): FnDef {
+  return { min, max, fn };
+}
+
+export function callFn(table: FnGroup, name: string, args: unknown[], ctx: FnContext): unknown {
+  const entry = table[name];
+  if (!entry) throw new EvalError(`undefined function ${name}`);
+  if (args.length < entry.min || args.length > entry.max) throw new EvalError(`bad number of arguments for ${name}`);
+  return entry.fn(args, ctx);
+}

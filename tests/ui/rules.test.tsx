@@ -1,0 +1,282 @@
+// Integration > Rules against a fake broker: the list's exact requests (page, limit, filters from
+// the URL), enable/disable and delete with confirmation, the editor's create/update bodies, the SQL
+// test body and its 'SQL Not Match', server errors at the field, metrics and their reset, zh and en.
+import { act } from 'preact/test-utils';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { App } from '../../web/app/App.tsx';
+import { setLocale } from '../../web/lib/i18n.ts';
+import { restoreSession } from '../../web/lib/session.ts';
+import { saveUser } from '../../web/lib/storage.ts';
+import { fakeApi } from '../helpers/fakeApi.ts';
+import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor } from '../helpers/render.tsx';
+
+const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
+const rule = (id: string, over: Record<string, unknown> = {}) => ({
+  id, name: '', sql: 'SELECT\n  payload.temp AS t,\n  clientid\nFROM\n  "sensors/+"\nWHERE\n  payload.temp > 30', enable: true, description: 'hot',
+  actions: [{ function: 'console' }, 'http:hook'], from: ['sensors/+'], created_at: '2024-05-01T10:20:30.123+00:00', last_modified_at: '2024-05-01T10:20:30.123+00:00',
+  ...over,
+});
+const page = (rows: unknown[]) => ({ body: { data: rows, meta: { page: 1, limit: 20, count: rows.length, hasnext: false } } });
+const events = [
+  {
+    event: '$events/message_publish', title: { en: 'Message publish', zh: '消息发布' }, description: { en: 'Messages received', zh: '消息发布' },
+    columns: ['event', 'clientid', 'username', 'payload', 'topic', 'qos'], sql_example: '',
+    test_columns: { clientid: ['c_emqx', 'x'], username: ['u_emqx', 'x'], topic: ['t/a', 'x'], qos: [1, 'x'], payload: ['{"msg": "hello"}', 'x'] },
+  },
+  {
+    event: '$events/client_connected', title: { en: 'Client connected', zh: '连接建立' }, description: { en: 'Connected', zh: '连接' },
+    columns: ['event', 'clientid', 'peername', 'connected_at'], sql_example: '',
+    test_columns: { clientid: ['c_emqx', 'x'], username: ['u_emqx', 'x'], peername: ['127.0.0.1:52918', 'x'] },
+  },
+];
+const metrics = { matched: 12, passed: 10, failed: 2, 'failed.exception': 1, 'failed.no_result': 1, 'actions.total': 20, 'actions.success': 19, 'actions.failed': 1, 'matched.rate': 1.5, 'matched.rate.max': 4, 'matched.rate.last5m': 0.5 };
+
+/** Logs in at `path`; wouter's hash location keeps the query before the hash (`/?page=2#/rule/rules`). */
+async function open(path: string, locale: 'en' | 'zh' = 'en') {
+  const [hash, search] = path.split('?');
+  reset(hash);
+  if (search) history.replaceState(null, '', `/?${search}#${hash}`);
+  setLocale(locale);
+  await saveUser({ username: 'admin', token: 'tok' });
+  await restoreSession();
+}
+const base = { 'GET /alarms': alarms, 'GET /rule_events': { body: events } };
+const writes = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.method !== 'GET').map((c) => [c.method, c.path, c.body]);
+const row = (id: string) => document.querySelector(`[data-test=rules-row][data-key="${id}"]`);
+const select = async (el: Element | null, value: string) => {
+  const s = el as HTMLSelectElement;
+  await act(() => { s.value = value; s.dispatchEvent(new Event('change', { bubbles: true })); });
+};
+const lists = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.method === 'GET' && c.path === '/rules').map((c) => Object.fromEntries(c.query));
+
+test('the list asks the server for a page with the filters of the URL and shows id, SQL, outputs, switch and date', async () => {
+  await open('/rule/rules?like_id=r&enable=true&like_from=sensors');
+  const api = fakeApi({ ...base, 'GET /rules': page([rule('r1'), rule('r2', { enable: false, actions: [] })]) });
+  await mount(<App />);
+  await waitFor(() => row('r2'));
+  assert.equal(lists(api)[0], { like_id: 'r', enable: 'true', like_from: 'sensors', page: '1', limit: '20' });
+  const cells = [...row('r1')!.querySelectorAll('td')].map((td) => td.textContent);
+  assert.equal(cells.slice(0, 3), ['r1', 'SELECT payload.temp AS t, clientid FROM "sensors/+" WHERE paylo…', 'console, http:hook']);
+  assert.is(row('r1')!.querySelector('code')!.getAttribute('title'), rule('r1').sql);
+  assert.ok(cells[4]!.startsWith('2024-05-01'));
+  assert.is(row('r1')!.querySelector('a')!.getAttribute('href'), '#/rule/rules/r1');
+  assert.ok(row('r1')!.querySelector<HTMLInputElement>('[data-test=rules-enable]')!.checked);
+  assert.not.ok(row('r2')!.querySelector<HTMLInputElement>('[data-test=rules-enable]')!.checked);
+  assert.is(row('r2')!.querySelectorAll('td')[2].textContent, '—');
+  api.restore();
+});
+
+test('/rule redirects to the list; empty state, and a failed load with retry', async () => {
+  await open('/rule');
+  let fail = true;
+  const api = fakeApi({ ...base, 'GET /rules': () => (fail ? { status: 500, body: { code: 'NODE_DOWN', message: 'x' } } : page([])) });
+  await mount(<App />);
+  await waitFor(() => byTest('state-error'));
+  assert.is(route().split('?')[0], '/rule/rules');
+  fail = false;
+  await click(byTest('state-retry'));
+  await waitFor(() => text().includes('No rules yet'));
+  api.restore();
+});
+
+test('disabling asks and PUTs only {enable:false}; enabling does not ask', async () => {
+  await open('/rule/rules');
+  let r = rule('r1');
+  const api = fakeApi({ ...base, 'GET /rules': () => page([r]), 'PUT /rules/r1': (call) => ((r = { ...r, ...(call.body as object) }), { body: r }) });
+  await mount(<App />);
+  await click(await waitFor(() => row('r1')?.querySelector('[data-test=rules-enable]')));
+  await waitFor(() => text().includes('Disable rule r1?'));
+  await click(byTest('confirm-ok'));
+  await waitFor(() => text().includes('Rule disabled'));
+  await waitFor(() => !row('r1')!.querySelector<HTMLInputElement>('[data-test=rules-enable]')!.checked);
+  await click(row('r1')!.querySelector('[data-test=rules-enable]'));
+  await waitFor(() => text().includes('Rule enabled'));
+  assert.equal(writes(api), [['PUT', '/rules/r1', { enable: false }], ['PUT', '/rules/r1', { enable: true }]]);
+  api.restore();
+});
+
+for (const [locale, ask, done, head] of [['en', 'Delete rule r1?', 'Deleted successfully', 'Created at'], ['zh', '确定删除规则 r1？', '删除成功', '创建时间']] as const) {
+  test(`delete asks first and sends DELETE /rules/{id} (${locale})`, async () => {
+    await open('/rule/rules', locale);
+    let rows = [rule('r1')];
+    const api = fakeApi({ ...base, 'GET /rules': () => page(rows), 'DELETE /rules/r1': () => ((rows = []), { status: 204 }) });
+    await mount(<App />);
+    await click(await waitFor(() => row('r1')?.querySelector('[data-test=rules-delete]')));
+    assert.ok(text().includes(head));
+    await waitFor(() => text().includes(ask));
+    await click(byTest('confirm-ok'));
+    await waitFor(() => text().includes(done));
+    assert.equal(writes(api), [['DELETE', '/rules/r1', undefined]]);
+    api.restore();
+  });
+}
+
+test('create: checks the id and republish topic, adds an event to FROM, posts the exact body and returns to the list', async () => {
+  await open('/rule/rules/create');
+  const api = fakeApi({ ...base, 'GET /rules': page([]), 'POST /rules': (call) => ({ status: 201, body: rule((call.body as { id: string }).id) }) });
+  await mount(<App />);
+  const form = await waitFor(() => byTest('rule-form'));
+  assert.match(byTest<HTMLInputElement>('rule-id')!.value, /^rule_[0-9a-z]{1,4}$/);
+  assert.is(byTest<HTMLTextAreaElement>('rule-sql-input')!.value, 'SELECT\n  *\nFROM\n  "t/#"');
+  await type(byTest('rule-id'), '');
+  await click(byTest('rule-add-republish'));
+  await submit(form);
+  assert.is(byTest('rule-id-error')!.textContent, 'Rule ID is required');
+  assert.is(byTest('rule-output-topic-error')!.textContent, 'Topic is required');
+  assert.equal(writes(api), []);
+  await type(byTest('rule-id'), 'hot');
+  await type(byTest('rule-description'), 'too hot');
+  await click(document.querySelector('[data-key="$events/client_connected"] [data-test=rule-event-add]'));
+  assert.is(byTest<HTMLTextAreaElement>('rule-sql-input')!.value, 'SELECT\n  *\nFROM\n  "$events/client_connected"');
+  await type(byTest('rule-input-topic'), 'sensors/+');
+  await click(byTest('rule-input-topic-add'));
+  await type(byTest('rule-output-topic'), 'alerts/${clientid}');
+  await select(byTest('rule-output-qos'), '${qos}');
+  await select(byTest('rule-output-retain'), 'true');
+  await type(byTest('rule-output-payload'), '{"t": ${t}}');
+  await click(byTest('rule-add-console'));
+  await submit(form);
+  await waitFor(() => route().startsWith('/rule/rules?') || route() === '/rule/rules');
+  assert.ok(text().includes('Created successfully'));
+  assert.equal(writes(api), [['POST', '/rules', {
+    id: 'hot', sql: 'SELECT\n  *\nFROM\n  "$events/client_connected",\n  "sensors/+"', enable: true, description: 'too hot',
+    actions: [
+      { function: 'republish', args: { topic: 'alerts/${clientid}', qos: '${qos}', retain: true, payload: '{"t": ${t}}', mqtt_properties: {}, user_properties: '${user_properties}', direct_dispatch: false } },
+      { function: 'console' },
+    ],
+  }]]);
+  api.restore();
+});
+
+for (const [message, field] of [['Bad Arguments: {parse_error, "syntax error before: FORM at line 4"}', 'rule-sql-error'], ['rule id already exists', 'rule-id-error']] as const) {
+  test(`a 400 "${message.slice(0, 20)}…" is shown at its field and the page stays`, async () => {
+    await open('/rule/rules/create');
+    const api = fakeApi({ ...base, 'POST /rules': { status: 400, body: { code: 'BAD_REQUEST', message } } });
+    await mount(<App />);
+    const form = await waitFor(() => byTest('rule-form'));
+    await type(byTest('rule-sql-input'), 'SELECT * FORM "t"');
+    await submit(form);
+    await waitFor(() => byTest(field));
+    assert.is(byTest(field)!.textContent, message);
+    assert.ok(byTest('rule-sql')!.classList.contains('invalid') === (field === 'rule-sql-error'));
+    assert.is(route(), '/rule/rules/create');
+    api.restore();
+  });
+}
+
+for (const [locale, notMatch] of [['en', 'SQL Not Match'], ['zh', 'SQL 未匹配']] as const) {
+  test(`SQL test posts {sql, context} with the edited test data and shows the output or "${notMatch}" (${locale})`, async () => {
+    await open('/rule/rules/create', locale);
+    let answer: { status?: number; body: unknown } = { body: { t: 31, clientid: 'c1' } };
+    const api = fakeApi({ ...base, 'POST /rule_test': () => answer });
+    await mount(<App />);
+    await waitFor(() => byTest('rule-form'));
+    await type(byTest('rule-sql-input'), 'SELECT payload.temp AS t, clientid FROM "sensors/+" WHERE payload.temp > 30');
+    await click(byTest('rule-test-toggle'));
+    await waitFor(() => byTest('rule-test'));
+    assert.is(byTest<HTMLSelectElement>('rule-test-event')!.value, '$events/message_publish');
+    assert.is(byTest<HTMLInputElement>('rule-test-topic')!.value, 'sensors/a');
+    await type(byTest('rule-test-clientid'), 'c1');
+    await type(byTest('rule-test-qos'), '2');
+    await type(byTest('rule-test-payload'), '{"temp": 31}');
+    await click(byTest('rule-test-run'));
+    await waitFor(() => byTest('rule-test-output'));
+    assert.equal(JSON.parse(byTest('rule-test-output')!.textContent!), { t: 31, clientid: 'c1' });
+    answer = { status: 412, body: { code: 'NOT_MATCH', message: 'SQL Not Match' } };
+    await type(byTest('rule-test-payload'), '{"temp": 29}');
+    await click(byTest('rule-test-run'));
+    await waitFor(() => byTest('rule-test-nomatch'));
+    assert.is(byTest('rule-test-nomatch')!.textContent, notMatch);
+    const sql = 'SELECT payload.temp AS t, clientid FROM "sensors/+" WHERE payload.temp > 30';
+    const ctx = { clientid: 'c1', username: 'u_emqx', topic: 'sensors/a', qos: 2, event_type: 'message_publish' };
+    assert.equal(writes(api), [
+      ['POST', '/rule_test', { sql, context: { ...ctx, payload: '{"temp": 31}' } }],
+      ['POST', '/rule_test', { sql, context: { ...ctx, payload: '{"temp": 29}' } }],
+    ]);
+    api.restore();
+  });
+}
+
+test('SQL test of an event: context from its test columns and event_type without the $events/ prefix', async () => {
+  await open('/rule/rules/create');
+  const api = fakeApi({ ...base, 'POST /rule_test': { body: { clientid: 'c_emqx' } } });
+  await mount(<App />);
+  await waitFor(() => byTest('rule-form'));
+  await click(document.querySelector('[data-key="$events/client_connected"] [data-test=rule-event-add]'));
+  await click(byTest('rule-test-toggle'));
+  assert.is(byTest<HTMLSelectElement>('rule-test-event')!.value, '$events/client_connected');
+  await click(byTest('rule-test-run'));
+  await waitFor(() => byTest('rule-test-output'));
+  assert.equal(api.calls.find((c) => c.path === '/rule_test')!.body, {
+    sql: 'SELECT\n  *\nFROM\n  "$events/client_connected"',
+    context: { clientid: 'c_emqx', username: 'u_emqx', peername: '127.0.0.1:52918', event_type: 'client_connected' },
+  });
+  api.restore();
+});
+
+test('the editor completes event columns and functions, and examples replace the SQL', async () => {
+  await open('/rule/rules/create');
+  const api = fakeApi(base);
+  await mount(<App />);
+  const input = await waitFor(() => byTest<HTMLTextAreaElement>('rule-sql-input'));
+  await type(input, 'SELECT conn');
+  const options = () => [...document.querySelectorAll('[data-test=rule-sql-completions] li')].map((li) => li.firstChild!.textContent);
+  assert.equal(options(), ['connected_at']);
+  await act(() => { input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true })); });
+  assert.is(input.value, 'SELECT connected_at');
+  await type(input, 'SELECT upp');
+  assert.equal(options(), ['upper']);
+  await act(() => { input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true })); });
+  assert.is(input.value, 'SELECT upper(');
+  assert.ok(byTest('rule-sql')!.querySelector('.tok-function')!.textContent === 'upper');
+  await click(byTest('rule-templates-open'));
+  await click((await waitFor(() => document.querySelectorAll('[data-test=rule-template-use]')))[2]);
+  assert.is(input.value, 'FOREACH\n  payload.readings\nFROM\n  "devices/+/batch"');
+  api.restore();
+});
+
+test('detail shows metrics with reset, updates with PUT (no id), and asks before leaving with unsaved edits', async () => {
+  await open('/rule/rules/r1');
+  const api = fakeApi({
+    ...base, 'GET /rules': page([rule('r1')]), 'GET /rules/r1': { body: rule('r1') }, 'GET /rules/r1/metrics': { body: { id: 'r1', metrics, node_metrics: [] } },
+    'PUT /rules/r1': (call) => ({ body: { ...rule('r1'), ...(call.body as object) } }), 'PUT /rules/r1/metrics/reset': { status: 204 },
+  });
+  await mount(<App />);
+  await waitFor(() => byTest('rule-metrics'));
+  const m = byTest('rule-metrics')!.textContent!;
+  for (const part of ['Matched12', 'Passed10', 'Failed2', 'Rate1.5/s', 'Max rate4/s']) assert.ok(m.replace(/\s/g, '').includes(part.replace(/\s/g, '')), part);
+  assert.ok(byTest<HTMLInputElement>('rule-id')!.disabled);
+  assert.equal([...document.querySelectorAll('[data-test=rule-output]')].map((o) => o.getAttribute('data-key')), ['console', 'http:hook']);
+  await click(byTest('rule-metrics-reset'));
+  await waitFor(() => text().includes('Reset the metrics of rule r1?'));
+  await click(byTest('confirm-ok'));
+  await waitFor(() => text().includes('Reset successful'));
+  await type(byTest('rule-description'), 'very hot');
+  await click(byTest('rule-cancel'));
+  await waitFor(() => text().includes('Changes that you made may not be saved.'));
+  await click(byTest('confirm-cancel'));
+  assert.is(route(), '/rule/rules/r1');
+  await click(document.querySelectorAll('[data-test=rule-output-remove]')[0]);
+  await submit(byTest('rule-form'));
+  await waitFor(() => text().includes('Updated successfully'));
+  assert.equal(writes(api), [
+    ['PUT', '/rules/r1/metrics/reset', {}],
+    ['PUT', '/rules/r1', { sql: rule('r1').sql, actions: ['http:hook'], enable: true, description: 'very hot' }],
+  ]);
+  await click(byTest('rule-cancel'));
+  await waitFor(() => route().startsWith('/rule/rules?') || route() === '/rule/rules');
+  api.restore();
+});
+
+test('an unknown rule says so', async () => {
+  await open('/rule/rules/nope');
+  const api = fakeApi({ ...base, 'GET /rules/nope': { status: 404, body: { code: 'NOT_FOUND', message: 'Rule Id Not Found' } } });
+  await mount(<App />);
+  await waitFor(() => byTest('rule-not-found'));
+  assert.ok(text().includes('Rule not found'));
+  api.restore();
+});
+
+test.after(cleanup);
+test.run();

@@ -1,0 +1,42 @@
+/**
+ * The rule editor page for `/rule/rules/create` and `/rule/rules/:id`: loads the rule and the
+ * event catalogue (`GET /rule_events`), then the form; the detail page adds the rule's metrics.
+ */
+import { Link } from 'wouter';
+import { api, ApiError } from '../../../lib/api.ts';
+import { t } from '../../../lib/i18n.ts';
+import { useRemote } from '../../../lib/resources.ts';
+import { Failed, Loading } from '../../../ui/States.tsx';
+import { RuleForm, type Draft } from './RuleForm.tsx';
+import { RuleMetrics } from './RuleMetrics.tsx';
+import { rulePath, type Rule, type RuleEvent } from './rules.tsx';
+import { DEFAULT_SQL } from './sql.ts';
+import './messages.ts';
+
+/** A new rule as the broker's console starts it: `rule_` and four random characters, `SELECT * FROM "t/#"`. */
+const fresh = (): Draft => ({ id: `rule_${Math.random().toString(36).slice(2, 6)}`, description: '', enable: true, sql: DEFAULT_SQL, actions: [] });
+
+const draftOf = (r: Rule): Draft => ({ id: r.id, description: r.description ?? '', enable: r.enable, sql: r.sql, actions: r.actions ?? [] });
+
+export default function RuleEditor({ id: raw }: { id?: string }) {
+  const id = raw === undefined ? undefined : decodeURIComponent(raw);
+  const rule = useRemote('rules', (signal) => (id ? api.get<Rule>(rulePath(id), { signal }) : Promise.resolve(undefined)), id ?? '');
+  const events = useRemote('rule_events', (signal) => api.get<RuleEvent[]>('/rule_events', { signal }), '');
+  const error = rule.error ?? events.error;
+  if (error instanceof ApiError && error.status === 404 && rule.error) {
+    return (
+      <section class="state" data-test="rule-not-found">
+        <p>{t('rules.notFound')}</p>
+        <Link href="/rule/rules">{t('rules.backToList')}</Link>
+      </section>
+    );
+  }
+  // Keep the form once shown: the metrics' reloads of 'rules' must not reset the user's edits.
+  if ((id && !rule.data) || !events.data) return error ? <Failed error={error} retry={() => (rule.reload(), events.reload())} /> : <Loading />;
+  return (
+    <section data-test="rule-editor">
+      {id && <RuleMetrics id={id} />}
+      <RuleForm key={id ?? 'new'} initial={rule.data ? draftOf(rule.data) : fresh()} events={events.data} creating={!id} />
+    </section>
+  );
+}
