@@ -89,6 +89,7 @@ export default async function traceRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.put<{ Params: NameParams }>('/trace/:name/stop', {
+    config: { noBody: true },
     schema: { params, response: { 200: { type: 'object', properties: { enable: { type: 'boolean' }, name: { type: 'string' } } } } },
   }, async (request) => store.traces.stop(request.params.name));
 
