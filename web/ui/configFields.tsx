@@ -8,7 +8,7 @@
 import { useEffect, useState } from 'react';
 import { defineMessages, hasMessage, t } from '../lib/i18n.ts';
 import { BYTESIZE_UNITS, DURATION_UNITS, splitBytesize, splitDuration } from '../lib/units.ts';
-import { widgets, type WidgetProps } from './fields.tsx';
+import { common as attrs, widgets, type WidgetProps } from './fields.tsx';
 
 defineMessages({
   'schemaForm.unit.ms': { zh: '毫秒', en: 'ms' },
@@ -24,18 +24,6 @@ defineMessages({
 
 const inputValue = (event: Event) => (event.target as HTMLInputElement).value;
 const label = (prefix: string, word: string) => (hasMessage(`${prefix}.${word}`) ? t(`${prefix}.${word}`) : word);
-
-function attrs(p: WidgetProps) {
-  return {
-    id: p.id,
-    name: p.field.name,
-    disabled: p.field.disabled,
-    'aria-invalid': p.invalid ? ('true' as const) : undefined,
-    'aria-describedby': `${p.id}-msg`,
-    'data-test': `field-${p.field.name}`,
-    onBlur: p.onBlur,
-  };
-}
 
 type Parts = { amount: string; unit: string };
 

@@ -19,7 +19,8 @@ export interface WidgetProps {
 
 const inputValue = (event: Event) => (event.target as HTMLInputElement).value;
 
-function common(p: WidgetProps) {
+/** The attributes every widget's control carries (id, name, invalid state, message link, test hook). */
+export function common(p: WidgetProps) {
   return {
     id: p.id,
     name: p.field.name,
