@@ -1,93 +1,135 @@
-// Benchmarks of DESIGN.md §6 that exist so far: cold load to an interactive login form in headless
-// Chromium on localhost, plain and throttled (9 Mbit/s, 40 ms, 4× CPU), median of several runs;
-// and `GET /api/v5/clients?limit=100` p50/p95 with 10 000 live MQTT connections (`--clients N`
-// to change the count). Printed as a table.
-import net from 'node:net';
-import { launch } from '../helpers/browser.ts';
+// `npm run bench`: the figures of DESIGN.md §6 in one table (figure, value, budget, PASS/OVER),
+// also appended to bench/results.json. Parts: bundle, browser, api, mqtt, memory.
+//   npm run bench -- [--only bundle,browser,api,mqtt,memory] [--clients 10000] [--runs 7]
+//                    [--mqtt-seconds 5] [--mqtt-rounds 2]
+// The API and memory parts share one simulator (with the inspector on loopback, to force garbage
+// collections) and one fleet of N live MQTT clients held by a separate load process
+// (tests/bench/fleet.ts); the MQTT comparison runs on a fresh simulator, with one extra round on
+// the fleet's simulator after the fleet has left.
+import os from 'node:os';
 import { login, request, spawnSimulator } from '../helpers/simulator.ts';
+import { apiRows } from './api.ts';
+import { browserRows } from './browser.ts';
+import { bundleRows } from './bundle.ts';
+import { rss, sleep, startChild } from './children.ts';
+import { memoryRows, settledRss, spawnInspectable } from './memory.ts';
+import { afterFleetRow, mqttRows } from './mqtt.ts';
+import { failed, info, print, save, type Row } from './table.ts';
 
-const CLIENTS = Number(process.argv[process.argv.indexOf('--clients') + 1]) || 10_000;
+const PARTS = ['bundle', 'browser', 'api', 'mqtt', 'memory'] as const;
+const arg = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const only = new Set((arg('only') ?? PARTS.join(',')).split(',').map((s) => s.trim()));
+for (const part of only) if (!PARTS.includes(part as never)) throw new Error(`--only: unknown part ${part} (${PARTS.join(', ')})`);
+const clients = Number(arg('clients') ?? 10_000);
+const runs = Number(arg('runs') ?? 7);
+const mqttSeconds = Number(arg('mqtt-seconds') ?? 5);
+const mqttRounds = Number(arg('mqtt-rounds') ?? 2);
 
-const RUNS = 15;
-const sim = await spawnSimulator(['--seed', 'empty']);
-const browser = await launch();
+const rows: Row[] = [];
+const started = Date.now();
+const step = (what: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${what}`);
 
-async function coldLoad(throttled: boolean): Promise<number> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  if (throttled) {
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false, latency: 40, downloadThroughput: (9 * 1024 * 1024) / 8, uploadThroughput: (9 * 1024 * 1024) / 8,
-    });
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+if (only.has('bundle')) {
+  step('bundle: production build');
+  rows.push(...bundleRows());
+}
+if (only.has('browser')) {
+  step(`browser: ${runs} runs each`);
+  try {
+    rows.push(...(await browserRows(runs)));
+  } catch (error) {
+    rows.push(failed('browser', 'browser benchmarks', error));
   }
-  // Time from navigation start until the form is in the DOM, taken inside the page, so the
-  // driver's own round trips do not count.
-  await page.addInitScript(() => {
-    new MutationObserver((_, observer) => {
-      if (document.querySelector('[data-test=login-form] input[name=username]')) {
-        (window as unknown as { formReadyAt: number }).formReadyAt = performance.now();
-        observer.disconnect();
+}
+
+/** Polls /stats until connections.count satisfies `done`, for at most `ms`. */
+async function connections(baseUrl: string, token: string, done: (n: number) => boolean, ms = 120_000): Promise<number> {
+  const deadline = Date.now() + ms;
+  let n = -1;
+  while (Date.now() < deadline) {
+    const stats = (await request(baseUrl, 'GET', '/api/v5/stats?aggregate=true', { token })).json as Record<string, number>;
+    n = stats['connections.count'];
+    if (done(n)) break;
+    await sleep(500);
+  }
+  return n;
+}
+
+/** Connects the fleet, runs `whileConnected`, and waits until the fleet has left again. */
+async function fleetCycle<T>(baseUrl: string, port: number, token: string, whileConnected: (connected: number) => Promise<T>) {
+  step(`fleet: connecting ${clients} clients`);
+  const fleet = startChild('fleet.ts', ['--port', String(port), '--clients', String(clients)]);
+  try {
+    const { connected: acked, errors } = await fleet.next<{ connected: number; errors: number }>();
+    const connected = await connections(baseUrl, token, (n) => n >= clients, 30_000);
+    step(`fleet: ${acked} subscribed, ${connected} connected (${errors} socket errors)`);
+    const result = await whileConnected(connected);
+    fleet.send('leave');
+    await fleet.next();
+    await connections(baseUrl, token, (n) => n === 0, 60_000);
+    return { connected, result };
+  } finally {
+    await fleet.stop();
+  }
+}
+
+let afterFleet: Row | undefined;
+if (only.has('api') || only.has('memory')) {
+  const inspectable = await spawnInspectable(['--seed', 'empty', '--nodes', '1']);
+  const { sim } = inspectable;
+  const pid = sim.child.pid!;
+  try {
+    const token = await login(sim.baseUrl);
+    await sleep(2000);
+    const rssBefore = await settledRss(pid, 2);
+    const { heapUsed: heapBefore } = await inspectable.heap();
+    const { connected, result: rssDuring } = await fleetCycle(sim.baseUrl, sim.mqtt, token, async (connected) => {
+      if (connected < clients) rows.push(info('api', 'clients connected (fewer than asked)', `${connected} of ${clients}`, connected));
+      await sleep(2000);
+      const during = rss(pid);
+      if (only.has('api')) {
+        step('api: latency and requests/s');
+        rows.push(...(await apiRows(sim.baseUrl, token, clients, connected)));
       }
-    }).observe(document, { childList: true, subtree: true });
-  });
-  await page.goto(sim.baseUrl + '/', { waitUntil: 'commit' });
-  await page.waitForSelector('[data-test=login-form] input[name=username]');
-  const ms = await page.evaluate(() => (window as unknown as { formReadyAt: number }).formReadyAt);
-  await context.close();
-  return ms;
+      return during;
+    });
+    if (only.has('memory')) {
+      step('memory: settling after the fleet left');
+      await sleep(3000);
+      const rssAfter = await settledRss(pid, 3);
+      const { heapUsed: heapAfter } = await inspectable.heap();
+      rows.push(...memoryRows({ rssBefore, heapBefore, rssDuring, rssAfter, heapAfter }, connected));
+    }
+    if (only.has('mqtt')) {
+      step('mqtt: one round on the simulator the fleet has left');
+      afterFleet = await afterFleetRow(sim, token, mqttSeconds, clients);
+    }
+  } catch (error) {
+    rows.push(failed('api', 'simulator benchmarks', error));
+  } finally {
+    inspectable.close();
+    await sim.kill();
+  }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const rows: [string, string, string][] = [];
-for (const [name, throttled, budget] of [['cold load to login form, localhost', false, 200], ['same, 9 Mbit/s 40 ms 4× CPU', true, 1000]] as const) {
-  await coldLoad(throttled); // warm the browser process, not the page cache (new context each run)
-  const samples: number[] = [];
-  for (let i = 0; i < RUNS; i++) samples.push(await coldLoad(throttled));
-  const value = median(samples);
-  rows.push([name, `${value.toFixed(0)} ms`, `${value <= budget ? 'within' : 'OVER'} ${budget} ms`]);
-}
-await browser.close();
-
-/** A minimal MQTT 3.1.1 CONNECT (clean session, keepalive 0 so no pings are needed). */
-function connectPacket(clientId: string): Buffer {
-  const id = Buffer.from(clientId);
-  const body = Buffer.concat([Buffer.from([0, 4, 0x4d, 0x51, 0x54, 0x54, 4, 0x02, 0, 0, id.length >> 8, id.length & 0xff]), id]);
-  return Buffer.concat([Buffer.from([0x10, body.length]), body]);
+if (only.has('mqtt')) {
+  // A fresh simulator, so the comparison with bare Aedes is the same load on equal terms.
+  const sim = await spawnSimulator(['--seed', 'empty', '--nodes', '1']);
+  try {
+    step(`mqtt: ${mqttRounds} rounds of ${mqttSeconds} s per broker`);
+    rows.push(...(await mqttRows(sim, await login(sim.baseUrl), mqttSeconds, mqttRounds)));
+    if (afterFleet) rows.push(afterFleet);
+  } finally {
+    await sim.kill();
+  }
 }
 
-const sockets: net.Socket[] = [];
-for (let i = 0; i < CLIENTS; i++) {
-  const socket = net.connect(sim.mqtt, '127.0.0.1');
-  socket.on('error', () => undefined);
-  socket.write(connectPacket(`bench-${i}`));
-  sockets.push(socket);
-  if (i % 500 === 499) await new Promise((resolve) => setTimeout(resolve, 100));
-}
-const token = await login(sim.baseUrl);
-const deadline = Date.now() + 60_000;
-let connected = 0;
-while (Date.now() < deadline) {
-  const stats = (await request(sim.baseUrl, 'GET', '/api/v5/stats?aggregate=true', { token })).json as Record<string, number>;
-  connected = stats['connections.count'];
-  if (connected >= CLIENTS) break;
-  await new Promise((resolve) => setTimeout(resolve, 500));
-}
-const latencies: number[] = [];
-for (let i = 0; i < 200; i++) {
-  const start = performance.now();
-  const res = await request(sim.baseUrl, 'GET', `/api/v5/clients?limit=100&page=${1 + (i % 50)}`, { token });
-  if (res.status !== 200) throw new Error(`GET /clients answered ${res.status}`);
-  latencies.push(performance.now() - start);
-}
-latencies.sort((a, b) => a - b);
-const p = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-rows.push([`GET /clients?limit=100, ${connected} clients p50`, `${p(0.5).toFixed(1)} ms`, '']);
-rows.push([`GET /clients?limit=100, ${connected} clients p95`, `${p(0.95).toFixed(1)} ms`, `${p(0.95) <= 20 ? 'within' : 'OVER'} 20 ms`]);
-for (const socket of sockets) socket.destroy();
-await sim.kill();
-
-console.log(`\n${'benchmark'.padEnd(48)}${'value'.padStart(10)}   budget`);
-for (const [name, value, budget] of rows) console.log(`${name.padEnd(48)}${value.padStart(10)}   ${budget}`);
+const load = os.loadavg()[0].toFixed(2);
+rows.push(info('run', `took ${((Date.now() - started) / 1000).toFixed(0)} s; load average at the end ${load} on ${os.cpus().length} cores`, ''));
+print(rows);
+const file = save(rows, { clients, runs, only: [...only], loadAverage: os.loadavg(), cpus: os.cpus().length });
+console.log(`results appended to ${file}`);
+process.exit(rows.some((r) => r.pass === false) ? 1 : 0);

@@ -1,0 +1,72 @@
+// Bundle figures from the production build's metafile: what the login page needs (entry, its
+// static imports and the CSS), the largest lazy chunk (the MQTT library chunk named on its own
+// line and exempt, as in build.mjs), and all chunks together, gzip level 9 as the build measures.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { REPO_ROOT } from '../helpers/simulator.ts';
+import { budgeted, failed, info, kb, type Row } from './table.ts';
+
+interface Metafile {
+  outputs: Record<string, { entryPoint?: string; cssBundle?: string; imports: { path: string; kind: string }[]; inputs: Record<string, unknown> }>;
+}
+
+const KB = 1024;
+const EXEMPT = /node_modules[\\/]mqtt[\\/]/;
+
+/** Runs `node build.mjs` (which also enforces the budgets) and returns its metafile. */
+function buildWithMetafile(): Metafile {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-meta-'));
+  const file = path.join(dir, 'meta.json');
+  try {
+    const result = spawnSync(process.execPath, ['--import', './tests/bench/capture-metafile.mjs', 'build.mjs'], {
+      cwd: REPO_ROOT, env: { ...process.env, BENCH_METAFILE: file }, encoding: 'utf8',
+    });
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as Metafile;
+    } catch {
+      throw new Error(`build failed: ${(result.stderr || result.stdout).trim().split('\n').slice(-3).join(' ')}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function bundleRows(): Row[] {
+  const S = 'bundle';
+  let meta: Metafile;
+  try {
+    meta = buildWithMetafile();
+  } catch (error) {
+    return [failed(S, 'production build', error)];
+  }
+  const outputs = meta.outputs;
+  const gzip = new Map<string, number>();
+  for (const file of Object.keys(outputs)) {
+    if (!file.endsWith('.map')) gzip.set(file, gzipSync(readFileSync(path.join(REPO_ROOT, file)), { level: 9 }).length);
+  }
+  const entry = Object.keys(outputs).find((f) => outputs[f].entryPoint === 'web/main.tsx')!;
+  const login = new Set([entry]);
+  for (const file of login) {
+    for (const imp of outputs[file].imports) if (imp.kind === 'import-statement') login.add(imp.path);
+    const css = outputs[file].cssBundle;
+    if (css) login.add(css);
+  }
+  const exempt = (file: string) => Object.keys(outputs[file].inputs).some((input) => EXEMPT.test(input));
+  const sum = (files: Iterable<string>) => [...files].reduce((n, f) => n + (gzip.get(f) ?? 0), 0);
+  const lazy = [...gzip.keys()].filter((f) => f.endsWith('.js') && !login.has(f));
+  const counted = lazy.filter((f) => !exempt(f)).sort((a, b) => gzip.get(b)! - gzip.get(a)!);
+  const mqtt = lazy.filter(exempt);
+  const name = (f: string) => path.basename(f);
+  const loginBytes = sum(login);
+  const total = sum(gzip.keys());
+  const largest = counted[0];
+  return [
+    budgeted(S, 'login page JS+CSS gzip', loginBytes, kb(loginBytes), 45 * KB, '≤ 45 KB'),
+    budgeted(S, `largest lazy chunk gzip (${largest ? name(largest) : 'none'})`, gzip.get(largest) ?? 0, kb(gzip.get(largest) ?? 0), 30 * KB, '≤ 30 KB'),
+    info(S, `MQTT library chunk gzip, exempt (${mqtt.map(name).join(', ') || 'none'})`, kb(sum(mqtt)), sum(mqtt)),
+    budgeted(S, `all chunks gzip (${gzip.size} files)`, total, kb(total), 320 * KB, '≤ 320 KB'),
+  ];
+}

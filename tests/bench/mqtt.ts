@@ -1,0 +1,75 @@
+// MQTT throughput: messages per second the simulator delivers with its hooks active, against a
+// bare Aedes broker started here, same load (tests/bench/throughput.ts) on the same machine.
+// Rounds alternate between the two and the best of each counts, which evens out a busy machine.
+import { request } from '../helpers/simulator.ts';
+import { startChild } from './children.ts';
+import { budgeted, failed, info, type Row } from './table.ts';
+
+const S = 'mqtt';
+
+/**
+ * Gives the hooks that only act when configured something to do on the benchmark's topics:
+ * a topic rewrite that matches (and maps to the same topic), an auto subscription, a topic
+ * metric, slow subscription statistics. Returns the names of what was switched on.
+ */
+export async function configureHooks(baseUrl: string, token: string): Promise<string[]> {
+  const on: string[] = [];
+  const put = async (name: string, method: string, path: string, body: unknown) => {
+    const res = await request(baseUrl, method, `/api/v5${path}`, { token, body });
+    if (res.status < 300) on.push(name);
+  };
+  await put('rewrite', 'PUT', '/mqtt/topic_rewrite', [{ action: 'publish', source_topic: 'tp/#', re: '^tp/(.+)$', dest_topic: 'tp/$1' }]);
+  await put('auto-subscribe', 'PUT', '/mqtt/auto_subscribe', [{ topic: 'auto/${clientid}', qos: 0 }]);
+  await put('topic-metrics', 'POST', '/mqtt/topic_metrics', { topic: 'tp/0' });
+  await put('slow-subs', 'PUT', '/slow_subscriptions/settings', { enable: true });
+  return on;
+}
+
+async function round(port: number, seconds: number): Promise<number> {
+  const load = startChild('throughput.ts', ['--port', String(port), '--seconds', String(seconds)]);
+  try {
+    return (await load.next<{ rate: number }>()).rate;
+  } finally {
+    await load.stop();
+  }
+}
+
+/** One round against a simulator that has served the benchmark's fleet, to show what it kept. */
+export async function afterFleetRow(sim: { baseUrl: string; mqtt: number }, token: string, seconds: number, clients: number): Promise<Row> {
+  try {
+    await configureHooks(sim.baseUrl, token);
+    const rate = await round(sim.mqtt, seconds);
+    return info(S, `simulator after ${clients} clients came and left, same hooks, msg/s`, `${rate.toFixed(0)}/s`, rate);
+  } catch (error) {
+    return failed(S, 'throughput after the fleet', error);
+  }
+}
+
+/** The comparison proper, on a fresh simulator (`sim`) and a fresh bare Aedes. */
+export async function mqttRows(sim: { baseUrl: string; mqtt: number }, token: string, seconds: number, rounds: number): Promise<Row[]> {
+  const bare = startChild('bare-aedes.ts');
+  try {
+    const hooks = await configureHooks(sim.baseUrl, token);
+    const { mqtt: barePort } = await bare.next<{ mqtt: number }>();
+    const simRates: number[] = [];
+    const bareRates: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      simRates.push(await round(sim.mqtt, seconds));
+      bareRates.push(await round(barePort, seconds));
+    }
+    const simBest = Math.max(...simRates);
+    const bareBest = Math.max(...bareRates);
+    const ratio = simBest / bareBest;
+    const list = (v: number[]) => v.map((r) => r.toFixed(0)).join(', ');
+    return [
+      info(S, `simulator, all hooks (set up: ${hooks.join(', ')}), msg/s`, `${simBest.toFixed(0)}/s`, simBest),
+      info(S, 'bare Aedes, same load, msg/s', `${bareBest.toFixed(0)}/s`, bareBest),
+      info(S, 'rounds, msg/s (best counts)', `${list(simRates)} vs ${list(bareRates)}`),
+      budgeted(S, 'throughput ratio simulator / bare Aedes', ratio, ratio.toFixed(2), 0.85, '≥ 0.85', true),
+    ];
+  } catch (error) {
+    return [failed(S, 'throughput', error)];
+  } finally {
+    await bare.stop();
+  }
+}

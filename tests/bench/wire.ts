@@ -1,0 +1,69 @@
+// Minimal MQTT 3.1.1 packet encoding for the load processes: thousands of raw sockets cost far
+// less than thousands of mqtt.js clients, so the load generator never becomes the bottleneck.
+
+/** The variable-length "remaining length" field of the fixed header. */
+function remainingLength(n: number): Buffer {
+  const bytes: number[] = [];
+  do {
+    let byte = n % 128;
+    n = Math.floor(n / 128);
+    if (n > 0) byte |= 0x80;
+    bytes.push(byte);
+  } while (n > 0);
+  return Buffer.from(bytes);
+}
+
+function str(s: string): Buffer {
+  const b = Buffer.from(s);
+  return Buffer.concat([Buffer.from([b.length >> 8, b.length & 0xff]), b]);
+}
+
+function packet(type: number, body: Buffer): Buffer {
+  return Buffer.concat([Buffer.from([type]), remainingLength(body.length), body]);
+}
+
+/** CONNECT with clean session and keepalive 0, so idle clients need no pings. */
+export function connect(clientId: string): Buffer {
+  return packet(0x10, Buffer.concat([str('MQTT'), Buffer.from([4, 0x02, 0, 0]), str(clientId)]));
+}
+
+/** SUBSCRIBE to one filter at the given QoS. */
+export function subscribe(packetId: number, filter: string, qos = 0): Buffer {
+  return packet(0x82, Buffer.concat([Buffer.from([packetId >> 8, packetId & 0xff]), str(filter), Buffer.from([qos])]));
+}
+
+/** A QoS 0 PUBLISH. */
+export function publish(topic: string, payload: Buffer): Buffer {
+  return packet(0x30, Buffer.concat([str(topic), payload]));
+}
+
+/**
+ * Counts the packets of one type arriving on a stream by walking the fixed headers, without
+ * decoding the bodies (0x30 = PUBLISH QoS 0, 0x20 = CONNACK, 0x90 = SUBACK).
+ */
+export function packetCounter(onPacket: (type: number) => void): (chunk: Buffer) => void {
+  let pending: Buffer = Buffer.alloc(0);
+  return (chunk) => {
+    pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    let offset = 0;
+    for (;;) {
+      if (pending.length - offset < 2) break;
+      let length = 0;
+      let multiplier = 1;
+      let i = offset + 1;
+      let complete = false;
+      for (; i < pending.length && i < offset + 5; i++) {
+        length += (pending[i] & 0x7f) * multiplier;
+        multiplier *= 128;
+        if ((pending[i] & 0x80) === 0) {
+          complete = true;
+          break;
+        }
+      }
+      if (!complete || pending.length < i + 1 + length) break;
+      onPacket(pending[offset] & 0xf0);
+      offset = i + 1 + length;
+    }
+    pending = offset === pending.length ? Buffer.alloc(0) : pending.subarray(offset);
+  };
+}
