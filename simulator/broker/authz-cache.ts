@@ -44,7 +44,7 @@ export function installAuthzCache(broker: Aedes, store: Store): void {
   ttlMs = () => store.authz.cacheTtlMs();
 
   function cacheable(topic: string): boolean {
-    const { cache } = store.authz.settings();
+    const { cache } = store.authz.current();
     return cache.enable && !cache.excludes.some((f) => topicMatches(f, topic));
   }
 
@@ -71,7 +71,7 @@ export function installAuthzCache(broker: Aedes, store: Store): void {
     }
     const key = `${access}:${topic}`;
     cache.delete(key);
-    const max = store.authz.settings().cache.max_size;
+    const max = store.authz.current().cache.max_size;
     while (cache.size >= max) cache.delete(cache.keys().next().value as string);
     cache.set(key, { access, result: allowed ? 'allow' : 'deny', topic, updated_time: clock.now() });
   }
@@ -79,7 +79,7 @@ export function installAuthzCache(broker: Aedes, store: Store): void {
   // A denied publish: dropped after its acknowledgement, or the connection is closed.
   function denyPublish(packet: object, callback: (err?: Error | null) => void): void {
     metrics['packets.publish.auth_error']++;
-    if (store.authz.settings().deny_action === 'disconnect') {
+    if (store.authz.current().deny_action === 'disconnect') {
       callback(new NotAuthorized());
       return;
     }

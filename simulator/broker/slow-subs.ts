@@ -29,8 +29,12 @@ const MAX_RECEIVED = 10_000;
 export function installSlowSubs(broker: Aedes, store: Store): void {
   const { slowSubs, clock } = store;
   const pending = new WeakMap<Client, Map<number, Pending>>();
-  // brokerCounter of a message → when the broker received it.
-  const received = new Map<number, number>();
+  // brokerCounter of a message → when the broker received it, in a ring indexed by the counter
+  // (a Map evicting its oldest key on every message was the tap's main cost under load).
+  const receivedCounter = new Float64Array(MAX_RECEIVED).fill(-1);
+  const receivedTime = new Float64Array(MAX_RECEIVED);
+  const receivedAt = (counter: number, fallback: number) =>
+    receivedCounter[counter % MAX_RECEIVED] === counter ? receivedTime[counter % MAX_RECEIVED] : fallback;
 
   // Aedes' own publish also takes the publishing client (its typings show only the API form).
   type Publish = (this: Aedes, packet: unknown, client?: unknown, done?: unknown) => void;
@@ -39,8 +43,9 @@ export function installSlowSubs(broker: Aedes, store: Store): void {
   target.publish = function (packet, client, done) {
     if (slowSubs.enabled) {
       // Aedes numbers the message synchronously (aedes-packet: ++broker.counter) as it starts.
-      received.set(target.counter + 1, clock.now());
-      if (received.size > MAX_RECEIVED) received.delete(received.keys().next().value as number);
+      const counter = target.counter + 1;
+      receivedCounter[counter % MAX_RECEIVED] = counter;
+      receivedTime[counter % MAX_RECEIVED] = clock.now();
     }
     return publish.call(this, packet, client, done);
   };
@@ -56,7 +61,7 @@ export function installSlowSubs(broker: Aedes, store: Store): void {
     const now = clock.now();
     let waiting = pending.get(client);
     if (!waiting) pending.set(client, (waiting = new Map()));
-    waiting.set(id, { topic: result.topic, qos: deliveringQos(), receivedAt: received.get(result.brokerCounter) ?? now, handedAt: now });
+    waiting.set(id, { topic: result.topic, qos: deliveringQos(), receivedAt: receivedAt(result.brokerCounter, now), handedAt: now });
     if (waiting.size > MAX_PENDING) waiting.delete(waiting.keys().next().value as number);
     return { ...result, messageId: id } as typeof result;
   };

@@ -176,10 +176,19 @@ export class Authz {
     return clone(this.data.settings);
   }
 
-  /** The cache TTL in ms. */
-  cacheTtlMs(): number {
-    return durationMs(String(this.data.settings.cache.ttl)) ?? 60_000;
+  /** The live settings, uncopied, for the per-packet hooks; callers must not change them. */
+  current(): Readonly<AuthzSettings> {
+    return this.data.settings;
   }
+
+  /** The cache TTL in ms; read on every packet, so the parse is remembered per TTL text. */
+  cacheTtlMs(): number {
+    const text = String(this.data.settings.cache.ttl);
+    if (text !== this.ttl.text) this.ttl = { text, ms: durationMs(text) ?? 60_000 };
+    return this.ttl.ms;
+  }
+
+  private ttl = { text: '', ms: 60_000 };
 
   async updateSettings(body: Json): Promise<AuthzSettings> {
     const current = this.data.settings;
