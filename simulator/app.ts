@@ -25,6 +25,9 @@ import zone from './routes/zone.ts';
 import configs from './routes/configs.ts';
 import schemas from './routes/schemas.ts';
 import rules from './routes/rules.ts';
+import connectors from './routes/connectors.ts';
+import actions from './routes/actions.ts';
+import schemaRegistry from './routes/schema-registry.ts';
 import apiKeys from './routes/api-keys.ts';
 import autoSubscribe from './routes/auto-subscribe.ts';
 import clients from './routes/clients.ts';
@@ -175,7 +178,7 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
       gateways, exhook, plugins, dataBackup,
       authentication, authorization, banned, zone,
       configs, schemas,
-      rules,
+      rules, connectors, actions, schemaRegistry,
     ]) await api.register(routesOf);
   }, { prefix: API_PREFIX });
   // EMQX also answers the health check at the root, outside the API prefix.

@@ -1,8 +1,11 @@
 // The rule engine tap: every real message and client event becomes the columns of its rule event
 // (emqx_rule_events) and is evaluated by the enabled rules whose FROM covers it; the outputs that
 // act here are `console` (simulator log + matching log traces) and `republish` (through the
-// broker, templates rendered). Other actions (`http:name` …) are stored on the rule but not run
-// yet: they count as out of service. Every hook starts with one check, so no rules cost nothing.
+// broker, templates rendered) and `<type>:<name>` actions (store/actions.ts: a real HTTP request,
+// a publish on a remote MQTT broker; unknown or stopped ones count as out of service). Messages of
+// MQTT sources come back in as `$bridges/mqtt:<name>`. Every hook starts with one check, so no
+// rules cost nothing.
+import { isUtf8 } from 'node:buffer';
 import type { Socket } from 'node:net';
 import type { Aedes, Client, PublishPacket } from 'aedes';
 import { renderValue, render } from '../rules/template.ts';
@@ -99,7 +102,11 @@ export function installRuleEngine(broker: Aedes, store: Store): void {
 
   function runAction(rule: RuleRecord, action: RuleAction, output: Obj, columns: Obj, hops: number): void {
     try {
-      if (typeof action === 'string' || (action.function !== 'console' && action.function !== 'republish')) {
+      if (typeof action === 'string') {
+        void store.actions.run(action, output).then((outcome) => rules.countAction(rule.id, outcome), () => rules.countAction(rule.id, 'failed'));
+        return;
+      }
+      if (action.function !== 'console' && action.function !== 'republish') {
         rules.countAction(rule.id, 'out_of_service');
         return;
       }
@@ -166,6 +173,10 @@ export function installRuleEngine(broker: Aedes, store: Store): void {
     broker.publish(packet as PublishPacket, () => {});
   }
 
+  // Source messages (MQTT ingress) enter as their `$bridges/<type>:<name>` event.
+  store.sources.ingress = (from, columns) => fire(from, () => ({ id: messageId(clock.now()), ...columns, ...common() }));
+  void store.connectors.startAll();
+
   function messageColumns(event: string, packet: PublishPacket, from: { clientid: string | null; username: string | null; peer?: Peer }): Obj {
     const now = clock.now();
     return {
@@ -173,7 +184,8 @@ export function installRuleEngine(broker: Aedes, store: Store): void {
       id: messageId(now),
       clientid: from.clientid,
       username: from.username,
-      payload: Buffer.isBuffer(packet.payload) ? packet.payload.toString('utf8') : String(packet.payload ?? ''),
+      // Text payloads as strings; binary ones (Avro, Protobuf) stay bytes for schema_decode.
+      payload: Buffer.isBuffer(packet.payload) ? (isUtf8(packet.payload) ? packet.payload.toString('utf8') : packet.payload) : String(packet.payload ?? ''),
       peerhost: from.peer?.peerhost ?? null,
       peername: from.peer?.peername ?? null,
       topic: packet.topic,

@@ -3,6 +3,7 @@
 // (sessions, routes, counters, samples, tokens, alarms). `open()` loads --data-dir, seeds, and
 // creates the default user.
 import type { Clock } from '../plugins/clock.ts';
+import { Channels } from './actions.ts';
 import { Alarms } from './alarms.ts';
 import { ApiKeys } from './api-keys.ts';
 import { AutoSubscribe } from './auto-subscribe.ts';
@@ -19,6 +20,7 @@ import { ConfigRoots } from './config-roots.ts';
 import { Clients } from './clients.ts';
 import { Cluster, SELF_NODE } from './cluster.ts';
 import { Conditions, type MemoryWatch } from './conditions.ts';
+import { Connectors } from './connectors.ts';
 import { Delayed } from './delayed.ts';
 import type { StoreContext } from './context.ts';
 import { License, type LicenseOptions } from './license.ts';
@@ -29,6 +31,7 @@ import { MqttState } from './mqtt.ts';
 import { StateFile } from './persist.ts';
 import { Rewrite } from './rewrite.ts';
 import { Rules } from './rules.ts';
+import { SchemaRegistry } from './schema-registry.ts';
 import { SlowSubs } from './slow-subs.ts';
 import { TopicMetrics } from './topic-metrics.ts';
 import { Traces } from './trace.ts';
@@ -89,6 +92,10 @@ export class Store implements StoreContext {
   readonly banned = new Banned(this);
   readonly zone = new Zone(this);
   readonly rules = new Rules(this, () => this.cluster.names(), SELF_NODE);
+  readonly connectors = new Connectors(this, () => this.cluster.names());
+  readonly actions = new Channels(this, 'actions', this.connectors, this.rules, () => this.cluster.names());
+  readonly sources = new Channels(this, 'sources', this.connectors, this.rules, () => this.cluster.names());
+  readonly schemaRegistry = new SchemaRegistry(this);
   private readonly file: StateFile<PersistedState> | null;
 
   private constructor(options: StoreOptions, state: PersistedState, file: StateFile<PersistedState> | null) {
@@ -121,6 +128,7 @@ export class Store implements StoreContext {
     if (options.monitorHistory) this.monitor.backfill(historyProfiles(sources, this.routes, this.cluster, options.clock.now()));
     // The first sample at start, so the series is continuous from there.
     this.monitor.tick();
+    this.connectors.channels = [this.actions, this.sources];
   }
 
   /** Live connections of the whole cluster. */
@@ -147,6 +155,7 @@ export class Store implements StoreContext {
 
   /** Waits for pending writes; called when the app closes. */
   async close(): Promise<void> {
+    await this.connectors.close();
     await this.traces.flush();
     await this.file?.flush();
   }

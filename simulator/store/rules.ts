@@ -10,6 +10,7 @@ import { SqlSyntaxError } from '../rules/lexer.ts';
 import type { Statement } from '../rules/parser.ts';
 import type { Obj } from '../rules/values.ts';
 import type { StoreContext } from './context.ts';
+import type { Codec } from './schema-registry.ts';
 import { rfc3339 } from './time.ts';
 
 export interface RepublishArgs {
@@ -130,6 +131,9 @@ export class Rules {
     private readonly nodes: () => string[],
     private readonly self: string,
   ) {}
+
+  /** The schema registry's codecs for the schema_* functions; set by the schema registry routes plugin. */
+  schemas: (name: string) => Codec | undefined = () => undefined;
 
   /** Where console outputs go (the simulator log); set by the routes plugin. */
   log: (line: string) => void = () => {};
@@ -328,7 +332,7 @@ export class Rules {
     if (!stmt) return null;
     this.count(rule.id, 'matched');
     try {
-      const outputs = evaluate(stmt, columns, { now: () => this.ctx.clock.now() });
+      const outputs = evaluate(stmt, columns, { now: () => this.ctx.clock.now(), schemas: this.schemas });
       if (!outputs) {
         this.count(rule.id, 'failed', 'failed.no_result');
         return null;
@@ -362,7 +366,7 @@ export class Rules {
     if (!fromMatches(stmt.from, topic)) throw apiError(412, 'NOT_MATCH', 'SQL Not Match');
     let outputs: Obj[] | null;
     try {
-      outputs = evaluate(stmt, columns, { now: () => now });
+      outputs = evaluate(stmt, columns, { now: () => now, schemas: this.schemas });
     } catch (err) {
       if (err instanceof EvalError) throw apiError(400, 'BAD_REQUEST', `{select_and_transform_error, ${err.message}}`);
       throw err;

@@ -1,6 +1,8 @@
 // The shape of the persisted configuration state (what survives a restart) and its empty value.
 // Live state (connections, counters, tokens) is deliberately not here: it is not persisted.
+import type { ChannelRecord } from './actions.ts';
 import type { AuthnConfig, AuthnUser } from './authn.ts';
+import type { ConnectorRecord } from './connectors.ts';
 import type { AuthzState, BuiltInRules } from './authz.ts';
 import type { AutoSubscribeTopic } from './auto-subscribe.ts';
 import type { BanRecord } from './banned.ts';
@@ -10,6 +12,7 @@ import type { GatewayConfig } from './gateways.ts';
 import type { PluginRecord } from './plugins.ts';
 import type { RewriteRule } from './rewrite.ts';
 import type { RuleEngineSettings, RuleRecord } from './rules.ts';
+import type { ExternalRegistry, SchemaRecord } from './schema-registry.ts';
 import type { SlowSubsSettings } from './slow-subs.ts';
 import type { TopicMetricRecord } from './topic-metrics.ts';
 import type { TraceRecord } from './trace.ts';
@@ -66,6 +69,13 @@ export interface PersistedState {
   /** POST/PUT /rules (in creation order) and PUT /rule_engine; absent until changed. */
   rules?: RuleRecord[];
   rule_engine?: Partial<RuleEngineSettings>;
+  /** POST/PUT /schema_registry (in creation order) and /schema_registry_external (by name). */
+  schema_registry?: SchemaRecord[];
+  schema_registry_external?: Record<string, ExternalRegistry>;
+  /** POST/PUT /connectors, /actions, /sources (in creation order); absent until changed. */
+  connectors?: ConnectorRecord[];
+  actions?: ChannelRecord[];
+  sources?: ChannelRecord[];
 }
 
 /** A state with nothing configured; loaded files are merged over it so new keys get defaults. */

@@ -5,7 +5,7 @@
  * no editor library is loaded.
  */
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { lineColumn, tokenize, wordBefore } from '../lib/sqlTokens.ts';
+import { lineColumn, tokenize, wordBefore, type Token } from '../lib/sqlTokens.ts';
 
 export interface Completion {
   label: string;
@@ -24,6 +24,10 @@ interface Props {
   test?: string;
   invalid?: boolean;
   minLines?: number;
+  /** Highlighting for another language (JSON, .proto …); rule SQL by default. */
+  tokenize?: (text: string) => Token[];
+  /** 1-based line marked in the gutter, e.g. where a compile error points. */
+  errorLine?: number;
 }
 
 const MAX_ITEMS = 8;
@@ -36,7 +40,7 @@ export function CodeEditor(props: Props) {
   const [cursor, setCursor] = useState(-1);
   const [active, setActive] = useState(0);
   const [closed, setClosed] = useState(true);
-  const tokens = useMemo(() => tokenize(props.value), [props.value]);
+  const tokens = useMemo(() => (props.tokenize ?? tokenize)(props.value), [props.value, props.tokenize]);
   const lines = props.value.split('\n').length;
 
   // Completion candidates for the word before the caret; none right after accepting or Escape.
@@ -94,7 +98,7 @@ export function CodeEditor(props: Props) {
       <div ref={box} class={`code-editor${props.invalid ? ' invalid' : ''}`} data-test={props.test}
         onScroll={(e) => setScroll({ top: e.currentTarget.scrollTop, left: e.currentTarget.scrollLeft })}>
         <ol class="code-gutter" aria-hidden="true">
-          {Array.from({ length: Math.max(lines, props.minLines ?? 1) }, (_, i) => <li key={i}>{i + 1}</li>)}
+          {Array.from({ length: Math.max(lines, props.minLines ?? 1) }, (_, i) => <li key={i} class={i + 1 === props.errorLine ? 'code-error-line' : undefined}>{i + 1}</li>)}
         </ol>
         <div class="code-body">
           <pre class="code-highlight" aria-hidden="true">

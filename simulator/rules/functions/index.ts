@@ -6,6 +6,7 @@ import { hashFunctions } from './hash.ts';
 import { mapFunctions } from './map.ts';
 import { mathFunctions } from './math.ts';
 import { def, type FnGroup } from './registry.ts';
+import { schemaFunctions } from './schema.ts';
 import { stringFunctions } from './string.ts';
 import { timeFunctions } from './time.ts';
 import { typeFunctions } from './types.ts';
@@ -21,6 +22,7 @@ export const FUNCTIONS: FnGroup = {
   ...hashFunctions,
   ...encodingFunctions,
   ...timeFunctions,
+  ...schemaFunctions,
   uuid_v4: def(0, 0, () => randomUUID()),
   uuid_v4_no_hyphen: def(0, 0, () => randomUUID().replace(/-/g, '')),
 };

@@ -1,10 +1,13 @@
 // The function table of the rule SQL: each group file registers its functions with their arity,
 // and the evaluator and the parser check calls against it.
+import type { Codec } from '../../store/schema-registry.ts';
 import { EvalError } from '../values.ts';
 
 export interface FnContext {
   /** Epoch milliseconds of the evaluation (the simulator's clock). */
   now(): number;
+  /** The schema registry's compiled schema of a name (schema_decode/encode/check). */
+  schemas?: (name: string) => Codec | undefined;
 }
 
 export interface FnDef {

@@ -1,0 +1,82 @@
+// EMQX emqx_connector_api: connectors, their probes and types (part 2 §4.2): list, create (201),
+// read, update (200), delete (204, refused while actions or sources use the connector), enable,
+// the `start` operation cluster-wide or per node, and the dry-run probe (400 TEST_FAILED).
+import type { FastifyInstance } from 'fastify';
+import { apiError } from '../plugins/errors.ts';
+import type { Json } from '../store/connectors.ts';
+
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 1024 } } } as const;
+const enableParams = {
+  type: 'object', required: ['id', 'enable'],
+  properties: { id: { type: 'string', minLength: 1, maxLength: 1024 }, enable: { type: 'boolean' } },
+} as const;
+const operationParams = {
+  type: 'object', required: ['id', 'operation'],
+  properties: { id: { type: 'string', minLength: 1, maxLength: 1024 }, operation: { type: 'string', enum: ['start'] } },
+} as const;
+const nodeOperationParams = {
+  type: 'object', required: ['node', 'id', 'operation'],
+  properties: { node: { type: 'string', minLength: 1, maxLength: 255 }, ...operationParams.properties },
+} as const;
+// Type-specific fields are checked by the store against the config-schema reference.
+const createBody = {
+  type: 'object', required: ['type', 'name'],
+  properties: { type: { type: 'string', minLength: 1, maxLength: 255 }, name: { type: 'string', maxLength: 1024 } },
+} as const;
+const updateBody = { type: 'object' } as const;
+
+export default async function connectors(app: FastifyInstance): Promise<void> {
+  const { store } = app;
+  const all = store.connectors;
+
+  app.get('/connectors', async () => Promise.all(all.list().map((r) => all.view(r))));
+
+  app.post<{ Body: Json }>('/connectors', { schema: { body: createBody } }, async (request, reply) => {
+    const record = await all.create(request.body);
+    return reply.code(201).send(await all.view(record));
+  });
+
+  app.get<{ Params: { id: string } }>('/connectors/:id', { schema: { params: idParams } }, async (request) => all.view(all.find(request.params.id)));
+
+  app.put<{ Params: { id: string }; Body: Json }>('/connectors/:id', { schema: { params: idParams, body: updateBody } },
+    async (request) => all.view(await all.update(request.params.id, request.body)));
+
+  app.delete<{ Params: { id: string } }>('/connectors/:id', { schema: { params: idParams } }, async (request, reply) => {
+    const record = all.find(request.params.id);
+    const users = all.dependents(record);
+    if (users.actions.length || users.sources.length) {
+      const ids = [...users.actions.map((n) => `action:${record.type}:${n}`), ...users.sources.map((n) => `source:${record.type}:${n}`)];
+      return reply.code(400).send({
+        code: 'BAD_REQUEST',
+        message: `Cannot delete connector while there are active channels defined for this connector: ${ids.join(', ')}`,
+        ...users,
+      });
+    }
+    await all.remove(request.params.id);
+    return reply.code(204).send();
+  });
+
+  app.put<{ Params: { id: string; enable: boolean } }>('/connectors/:id/enable/:enable', { schema: { params: enableParams }, config: { noBody: true } },
+    async (request, reply) => {
+      await all.enable(request.params.id, request.params.enable);
+      return reply.code(204).send();
+    });
+
+  app.post<{ Params: { id: string; operation: string } }>('/connectors/:id/:operation', { schema: { params: operationParams }, config: { noBody: true } },
+    async (request, reply) => {
+      await all.start(request.params.id);
+      return reply.code(204).send();
+    });
+
+  app.post<{ Params: { node: string; id: string; operation: string } }>('/nodes/:node/connectors/:id/:operation',
+    { schema: { params: nodeOperationParams }, config: { noBody: true } }, async (request, reply) => {
+      if (!store.cluster.names().includes(request.params.node)) throw apiError(404, 'NOT_FOUND', `Node not found: ${request.params.node}`);
+      await all.start(request.params.id);
+      return reply.code(204).send();
+    });
+
+  app.post<{ Body: Json }>('/connectors_probe', { schema: { body: createBody } }, async (request, reply) => {
+    await all.probe(request.body);
+    return reply.code(204).send();
+  });
+}
