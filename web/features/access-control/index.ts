@@ -2,7 +2,7 @@
  * Access control (Management menu group): authentication, authorization, banned clients and
  * flapping detection. Screen texts live in each folder's messages.ts.
  */
-import type { Feature } from '../../lib/feature.ts';
+import { fromFolder, type Feature } from '../../lib/feature.ts';
 import { defineMessages } from '../../lib/i18n.ts';
 
 // Only the titles live here (they are in the menu and breadcrumbs, so in the shell chunk).
@@ -20,13 +20,13 @@ defineMessages({
 
 export const accessControl: Feature = {
   screens: [
-    { path: '/authentication', title: 'accessControl.authentication', load: () => import('./authentication/AuthenticationPage.tsx'), menu: { group: 'management', order: 10 } },
-    { path: '/authentication/create', title: 'accessControl.authnCreate', load: () => import('./authentication/AuthnCreatePage.tsx'), parent: '/authentication' },
-    { path: '/authentication/detail/:id', title: 'accessControl.authnDetail', load: () => import('./authentication/AuthnDetailPage.tsx'), parent: '/authentication' },
-    { path: '/authorization', title: 'accessControl.authorization', load: () => import('./authorization/AuthorizationPage.tsx'), menu: { group: 'management', order: 20 } },
-    { path: '/authorization/create', title: 'accessControl.authzCreate', load: () => import('./authorization/AuthzCreatePage.tsx'), parent: '/authorization' },
-    { path: '/authorization/detail/:type', title: 'accessControl.authzDetail', load: () => import('./authorization/AuthzDetailPage.tsx'), parent: '/authorization' },
-    { path: '/authorization/settings', title: 'accessControl.authzSettings', load: () => import('./authorization/AuthzSettingsPage.tsx'), parent: '/authorization' },
+    { path: '/authentication', title: 'accessControl.authentication', load: fromFolder(() => import('./authentication/screens.ts'), 'AuthenticationPage'), menu: { group: 'management', order: 10 } },
+    { path: '/authentication/create', title: 'accessControl.authnCreate', load: fromFolder(() => import('./authentication/screens.ts'), 'AuthnCreatePage'), parent: '/authentication' },
+    { path: '/authentication/detail/:id', title: 'accessControl.authnDetail', load: fromFolder(() => import('./authentication/screens.ts'), 'AuthnDetailPage'), parent: '/authentication' },
+    { path: '/authorization', title: 'accessControl.authorization', load: fromFolder(() => import('./authorization/screens.ts'), 'AuthorizationPage'), menu: { group: 'management', order: 20 } },
+    { path: '/authorization/create', title: 'accessControl.authzCreate', load: fromFolder(() => import('./authorization/screens.ts'), 'AuthzCreatePage'), parent: '/authorization' },
+    { path: '/authorization/detail/:type', title: 'accessControl.authzDetail', load: fromFolder(() => import('./authorization/screens.ts'), 'AuthzDetailPage'), parent: '/authorization' },
+    { path: '/authorization/settings', title: 'accessControl.authzSettings', load: fromFolder(() => import('./authorization/screens.ts'), 'AuthzSettingsPage'), parent: '/authorization' },
     { path: '/banned-clients', title: 'accessControl.banned', load: () => import('./banned/BannedPage.tsx'), menu: { group: 'management', order: 30 } },
     { path: '/flapping-detect', title: 'accessControl.flapping', load: () => import('./flapping/FlappingPage.tsx'), parent: '/banned-clients' },
   ],

@@ -1,5 +1,5 @@
 /** Diagnose: log trace and the in-browser MQTT test client. Screen texts live in each folder's messages.ts. */
-import type { Feature } from '../../lib/feature.ts';
+import { fromFolder, type Feature } from '../../lib/feature.ts';
 import { defineMessages } from '../../lib/i18n.ts';
 
 // Only the titles live here (they are in the menu, so in the shell chunk).
@@ -11,8 +11,8 @@ defineMessages({
 
 export const diagnose: Feature = {
   screens: [
-    { path: '/log-trace', title: 'diagnose.logTrace', load: () => import('./log-trace/LogTracePage.tsx'), menu: { group: 'diagnose', order: 10 } },
-    { path: '/log-trace/detail/:id', title: 'diagnose.traceDetail', load: () => import('./log-trace/TraceDetail.tsx'), parent: '/log-trace' },
+    { path: '/log-trace', title: 'diagnose.logTrace', load: fromFolder(() => import('./log-trace/screens.ts'), 'LogTracePage'), menu: { group: 'diagnose', order: 10 } },
+    { path: '/log-trace/detail/:id', title: 'diagnose.traceDetail', load: fromFolder(() => import('./log-trace/screens.ts'), 'TraceDetail'), parent: '/log-trace' },
     { path: '/websocket', title: 'diagnose.websocket', load: () => import('./websocket/WebSocketPage.tsx'), menu: { group: 'diagnose', order: 20 } },
   ],
 };

@@ -2,7 +2,7 @@
  * Management: gateways, ExHook, plugins, topic rewrite, auto subscribe, delayed publish, backup
  * and API keys. Screen texts live in each folder's messages.ts.
  */
-import type { Feature } from '../../lib/feature.ts';
+import { fromFolder, type Feature } from '../../lib/feature.ts';
 import { defineMessages } from '../../lib/i18n.ts';
 
 // Only the titles live here (they are in the menu, so in the shell chunk).
@@ -22,24 +22,30 @@ defineMessages({
   'management.exhookCreate': { zh: '添加 ExHook', en: 'Add ExHook' },
   'management.exhookDetail': { zh: 'ExHook 详情', en: 'ExHook details' },
   'management.backup': { zh: '备份与恢复', en: 'Backup' },
+  'management.schemaRegistry': { zh: 'Schema 注册表', en: 'Schema Registry' },
+  'management.schemaCreate': { zh: '创建 Schema', en: 'Create schema' },
+  'management.schemaDetail': { zh: 'Schema 详情', en: 'Schema details' },
 });
 
 export const management: Feature = {
   screens: [
     { path: '/topic-rewrite', title: 'management.topicRewrite', load: () => import('./topic-rewrite/TopicRewritePage.tsx'), menu: { group: 'management', order: 60 } },
     { path: '/auto-sub', title: 'management.autoSubscribe', load: () => import('./auto-subscribe/AutoSubscribePage.tsx'), menu: { group: 'management', order: 70 } },
-    { path: '/delayed-pub', title: 'management.delayedPublish', load: () => import('./delayed/DelayedPage.tsx'), menu: { group: 'management', order: 80 } },
-    { path: '/delayed-pub-configuration', title: 'management.delayedSettings', load: () => import('./delayed/DelayedSettingsPage.tsx'), parent: '/delayed-pub' },
+    { path: '/delayed-pub', title: 'management.delayedPublish', load: fromFolder(() => import('./delayed/screens.ts'), 'DelayedPage'), menu: { group: 'management', order: 80 } },
+    { path: '/delayed-pub-configuration', title: 'management.delayedSettings', load: fromFolder(() => import('./delayed/screens.ts'), 'DelayedSettingsPage'), parent: '/delayed-pub' },
     { path: '/api-key', title: 'management.apiKeys', load: () => import('./api-keys/ApiKeysPage.tsx'), menu: { group: 'management', order: 100 } },
-    { path: '/plugins', title: 'management.plugins', load: () => import('./plugins/PluginsPage.tsx'), menu: { group: 'management', order: 40 } },
-    { path: '/plugins/install', title: 'management.pluginInstall', load: () => import('./plugins/PluginInstall.tsx'), parent: '/plugins' },
-    { path: '/plugins/detail/:nameVersion', title: 'management.pluginDetail', load: () => import('./plugins/PluginDetail.tsx'), parent: '/plugins' },
-    { path: '/gateway', title: 'management.gateways', load: () => import('./gateways/GatewaysPage.tsx'), menu: { group: 'management', order: 20 } },
-    { path: '/gateway/create/:name', title: 'management.gatewayCreate', load: () => import('./gateways/GatewayCreate.tsx'), parent: '/gateway' },
-    { path: '/gateway/detail/:name/:tab', title: 'management.gatewayDetail', load: () => import('./gateways/GatewayDetail.tsx'), parent: '/gateway' },
-    { path: '/exhook', title: 'management.exhook', load: () => import('./exhook/ExhookPage.tsx'), menu: { group: 'management', order: 30 } },
-    { path: '/exhook/create', title: 'management.exhookCreate', load: () => import('./exhook/ExhookCreate.tsx'), parent: '/exhook' },
-    { path: '/exhook/detail/:name', title: 'management.exhookDetail', load: () => import('./exhook/ExhookDetail.tsx'), parent: '/exhook' },
+    { path: '/plugins', title: 'management.plugins', load: fromFolder(() => import('./plugins/screens.ts'), 'PluginsPage'), menu: { group: 'management', order: 40 } },
+    { path: '/plugins/install', title: 'management.pluginInstall', load: fromFolder(() => import('./plugins/screens.ts'), 'PluginInstall'), parent: '/plugins' },
+    { path: '/plugins/detail/:nameVersion', title: 'management.pluginDetail', load: fromFolder(() => import('./plugins/screens.ts'), 'PluginDetail'), parent: '/plugins' },
+    { path: '/gateway', title: 'management.gateways', load: fromFolder(() => import('./gateways/screens.ts'), 'GatewaysPage'), menu: { group: 'management', order: 20 } },
+    { path: '/gateway/create/:name', title: 'management.gatewayCreate', load: fromFolder(() => import('./gateways/screens.ts'), 'GatewayCreate'), parent: '/gateway' },
+    { path: '/gateway/detail/:name/:tab', title: 'management.gatewayDetail', load: fromFolder(() => import('./gateways/screens.ts'), 'GatewayDetail'), parent: '/gateway' },
+    { path: '/exhook', title: 'management.exhook', load: fromFolder(() => import('./exhook/screens.ts'), 'ExhookPage'), menu: { group: 'management', order: 30 } },
+    { path: '/exhook/create', title: 'management.exhookCreate', load: fromFolder(() => import('./exhook/screens.ts'), 'ExhookCreate'), parent: '/exhook' },
+    { path: '/exhook/detail/:name', title: 'management.exhookDetail', load: fromFolder(() => import('./exhook/screens.ts'), 'ExhookDetail'), parent: '/exhook' },
     { path: '/backup', title: 'management.backup', load: () => import('./backup/BackupPage.tsx'), menu: { group: 'management', order: 90 } },
+    { path: '/schema-registry', title: 'management.schemaRegistry', load: fromFolder(() => import('./schema-registry/screens.ts'), 'SchemaRegistryPage'), menu: { group: 'management', order: 50 } },
+    { path: '/schema-registry/create', title: 'management.schemaCreate', load: fromFolder(() => import('./schema-registry/screens.ts'), 'SchemaEdit'), parent: '/schema-registry' },
+    { path: '/schema-registry/detail/:name', title: 'management.schemaDetail', load: fromFolder(() => import('./schema-registry/screens.ts'), 'SchemaEdit'), parent: '/schema-registry' },
   ],
 };

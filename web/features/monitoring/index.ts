@@ -2,7 +2,7 @@
  * Monitoring: the cluster dashboard (overview, nodes, metrics), clients, subscriptions and
  * topics, retained messages and alarms. Screen texts live in each folder's messages.ts.
  */
-import type { Feature } from '../../lib/feature.ts';
+import { fromFolder, type Feature } from '../../lib/feature.ts';
 import { defineMessages } from '../../lib/i18n.ts';
 
 // Only the titles live here (they are in the menu, so in the first chunk).
@@ -31,19 +31,19 @@ export const monitoring: Feature = {
     '/alarm': '/alarm/current-alarm',
   },
   screens: [
-    { path: '/dashboard/overview', title: 'monitoring.overview', load: () => import('./dashboard/Overview.tsx'), menu: { group: 'monitoring', order: 10 } },
-    { path: '/dashboard/nodes', title: 'monitoring.nodes', load: () => import('./dashboard/NodesPage.tsx'), menu: { group: 'system', order: 80 } },
-    { path: '/dashboard/nodes/:node', title: 'monitoring.nodeDetail', load: () => import('./dashboard/NodeDetail.tsx'), parent: '/dashboard/nodes' },
-    { path: '/dashboard/metrics', title: 'monitoring.metrics', load: () => import('./dashboard/MetricsPage.tsx'), parent: '/dashboard/overview' },
-    { path: '/clients', title: 'monitoring.clients', load: () => import('./clients/ClientsPage.tsx'), menu: { group: 'monitoring', order: 20 } },
-    { path: '/clients/detail/:clientId', title: 'monitoring.clientDetail', load: () => import('./clients/ClientDetail.tsx'), parent: '/clients' },
-    { path: '/subscriptions/subscription', title: 'monitoring.subscriptions', load: () => import('./subscriptions/SubscriptionsPage.tsx'), menu: { group: 'monitoring', order: 30 } },
-    { path: '/subscriptions/topics', title: 'monitoring.topics', load: () => import('./subscriptions/TopicsPage.tsx'), menu: { group: 'monitoring', order: 40 } },
+    { path: '/dashboard/overview', title: 'monitoring.overview', load: fromFolder(() => import('./dashboard/screens.ts'), 'Overview'), menu: { group: 'monitoring', order: 10 } },
+    { path: '/dashboard/nodes', title: 'monitoring.nodes', load: fromFolder(() => import('./dashboard/screens.ts'), 'NodesPage'), menu: { group: 'system', order: 80 } },
+    { path: '/dashboard/nodes/:node', title: 'monitoring.nodeDetail', load: fromFolder(() => import('./dashboard/screens.ts'), 'NodeDetail'), parent: '/dashboard/nodes' },
+    { path: '/dashboard/metrics', title: 'monitoring.metrics', load: fromFolder(() => import('./dashboard/screens.ts'), 'MetricsPage'), parent: '/dashboard/overview' },
+    { path: '/clients', title: 'monitoring.clients', load: fromFolder(() => import('./clients/screens.ts'), 'ClientsPage'), menu: { group: 'monitoring', order: 20 } },
+    { path: '/clients/detail/:clientId', title: 'monitoring.clientDetail', load: fromFolder(() => import('./clients/screens.ts'), 'ClientDetail'), parent: '/clients' },
+    { path: '/subscriptions/subscription', title: 'monitoring.subscriptions', load: fromFolder(() => import('./subscriptions/screens.ts'), 'SubscriptionsPage'), menu: { group: 'monitoring', order: 30 } },
+    { path: '/subscriptions/topics', title: 'monitoring.topics', load: fromFolder(() => import('./subscriptions/screens.ts'), 'TopicsPage'), menu: { group: 'monitoring', order: 40 } },
     { path: '/retained', title: 'monitoring.retained', load: () => import('./retained/RetainedPage.tsx'), menu: { group: 'monitoring', order: 50 } },
     { path: '/alarm/current-alarm', title: 'monitoring.alarms', load: () => import('./alarms/AlarmsPage.tsx'), menu: { group: 'monitoring', order: 60 } },
     { path: '/topic-metrics', title: 'monitoring.topicMetrics', load: () => import('./topic-metrics/TopicMetricsPage.tsx'), menu: { group: 'monitoring', order: 70 } },
-    { path: '/slow-sub', title: 'monitoring.slowSubscriptions', load: () => import('./slow-subs/SlowSubsPage.tsx'), menu: { group: 'monitoring', order: 80 } },
-    { path: '/slow-sub/config', title: 'monitoring.slowSubSettings', load: () => import('./slow-subs/SlowSubsSettings.tsx'), parent: '/slow-sub' },
+    { path: '/slow-sub', title: 'monitoring.slowSubscriptions', load: fromFolder(() => import('./slow-subs/screens.ts'), 'SlowSubsPage'), menu: { group: 'monitoring', order: 80 } },
+    { path: '/slow-sub/config', title: 'monitoring.slowSubSettings', load: fromFolder(() => import('./slow-subs/screens.ts'), 'SlowSubsSettings'), parent: '/slow-sub' },
     { path: '/alarm/history-alarm', title: 'monitoring.historyAlarms', load: () => import('./alarms/AlarmsPage.tsx'), parent: '/alarm/current-alarm' },
   ],
 };

@@ -1,5 +1,5 @@
 /** System and Configuration: dashboard users and the user's settings. */
-import type { Feature } from '../../lib/feature.ts';
+import { fromFolder, type Feature } from '../../lib/feature.ts';
 import { defineMessages } from '../../lib/i18n.ts';
 
 // Only the titles live here (they are in the menu, so in the first chunk); screen texts are in
@@ -30,15 +30,15 @@ export const system: Feature = {
     { path: '/users', title: 'users.title', load: () => import('./UsersPage.tsx'), menu: { group: 'system', order: 90 } },
     { path: '/settings', title: 'settings.title', load: () => import('./SettingsPage.tsx'), menu: { group: 'system', order: 95 } },
     // Broker configuration (issue #8): config/pages.ts declares each page.
-    { path: '/mqtt/general', title: 'config.mqtt', load: () => import('./config/MqttPage.tsx'), menu: { group: 'system', order: 20 } },
-    { path: '/mqtt/session', title: 'config.session', load: () => import('./config/MqttPage.tsx'), parent: '/mqtt/general' },
-    { path: '/mqtt/retainer', title: 'config.retainer', load: () => import('./config/MqttPage.tsx'), parent: '/mqtt/general' },
-    { path: '/mqtt/system-topic', title: 'config.systemTopic', load: () => import('./config/MqttPage.tsx'), parent: '/mqtt/general' },
-    { path: '/log', title: 'config.log', load: () => import('./config/LogPage.tsx'), menu: { group: 'system', order: 30 } },
-    { path: '/limiter', title: 'config.limiter', load: () => import('./config/LimiterPage.tsx'), menu: { group: 'system', order: 35 } },
-    { path: '/monitoring/alarm-settings', title: 'config.monitoring', load: () => import('./config/MonitoringPage.tsx'), menu: { group: 'system', order: 40 } },
-    { path: '/listener', title: 'listener.title', load: () => import('./config/ListenersPage.tsx'), menu: { group: 'system', order: 25 } },
-    { path: '/listener/detail/:id', title: 'listener.detail', load: () => import('./config/ListenerDetail.tsx'), parent: '/listener' },
-    { path: '/monitoring/integration', title: 'config.integration', load: () => import('./config/MonitoringPage.tsx'), parent: '/monitoring/alarm-settings' },
+    { path: '/mqtt/general', title: 'config.mqtt', load: fromFolder(() => import('./config/screens.ts'), 'MqttPage'), menu: { group: 'system', order: 20 } },
+    { path: '/mqtt/session', title: 'config.session', load: fromFolder(() => import('./config/screens.ts'), 'MqttPage'), parent: '/mqtt/general' },
+    { path: '/mqtt/retainer', title: 'config.retainer', load: fromFolder(() => import('./config/screens.ts'), 'MqttPage'), parent: '/mqtt/general' },
+    { path: '/mqtt/system-topic', title: 'config.systemTopic', load: fromFolder(() => import('./config/screens.ts'), 'MqttPage'), parent: '/mqtt/general' },
+    { path: '/log', title: 'config.log', load: fromFolder(() => import('./config/screens.ts'), 'LogPage'), menu: { group: 'system', order: 30 } },
+    { path: '/limiter', title: 'config.limiter', load: fromFolder(() => import('./config/screens.ts'), 'LimiterPage'), menu: { group: 'system', order: 35 } },
+    { path: '/monitoring/alarm-settings', title: 'config.monitoring', load: fromFolder(() => import('./config/screens.ts'), 'MonitoringPage'), menu: { group: 'system', order: 40 } },
+    { path: '/listener', title: 'listener.title', load: fromFolder(() => import('./config/screens.ts'), 'ListenersPage'), menu: { group: 'system', order: 25 } },
+    { path: '/listener/detail/:id', title: 'listener.detail', load: fromFolder(() => import('./config/screens.ts'), 'ListenerDetail'), parent: '/listener' },
+    { path: '/monitoring/integration', title: 'config.integration', load: fromFolder(() => import('./config/screens.ts'), 'MonitoringPage'), parent: '/monitoring/alarm-settings' },
   ],
 };

@@ -1,0 +1,7 @@
+/** The screens of this folder as one lazy chunk (see `fromFolder` in lib/feature.ts). */
+export { default as LimiterPage } from './LimiterPage.tsx';
+export { default as ListenerDetail } from './ListenerDetail.tsx';
+export { default as ListenersPage } from './ListenersPage.tsx';
+export { default as LogPage } from './LogPage.tsx';
+export { default as MonitoringPage } from './MonitoringPage.tsx';
+export { default as MqttPage } from './MqttPage.tsx';
