@@ -1,8 +1,8 @@
 /**
- * Integration: rules (connectors, actions, sources, flows and webhooks join later). Screen texts
+ * Integration: rules, connectors, actions, sources and webhooks (flows join later). Screen texts
  * live in each folder's messages.ts.
  */
-import type { Feature } from '../../lib/feature.ts';
+import { fromFolder, type Feature } from '../../lib/feature.ts';
 import { defineMessages } from '../../lib/i18n.ts';
 
 // Only the titles live here (they are in the menu, so in the shell chunk).
@@ -10,13 +10,40 @@ defineMessages({
   'integration.rules': { zh: '规则', en: 'Rules' },
   'integration.ruleCreate': { zh: '创建规则', en: 'Create rule' },
   'integration.ruleDetail': { zh: '规则详情', en: 'Rule details' },
+  'integration.connectors': { zh: '连接器', en: 'Connectors' },
+  'integration.connectorCreate': { zh: '创建连接器', en: 'Create connector' },
+  'integration.connectorDetail': { zh: '连接器详情', en: 'Connector details' },
+  'integration.actions': { zh: '动作（Sink）', en: 'Actions (sinks)' },
+  'integration.actionCreate': { zh: '创建动作', en: 'Create action' },
+  'integration.actionDetail': { zh: '动作详情', en: 'Action details' },
+  'integration.sources': { zh: 'Source', en: 'Sources' },
+  'integration.sourceCreate': { zh: '创建 Source', en: 'Create source' },
+  'integration.sourceDetail': { zh: 'Source 详情', en: 'Source details' },
+  'integration.webhook': { zh: 'Webhook', en: 'Webhook' },
+  'integration.webhookCreate': { zh: '创建 Webhook', en: 'Create webhook' },
+  'integration.webhookDetail': { zh: 'Webhook 详情', en: 'Webhook details' },
 });
+
+/** The connector, action, source and webhook screens share one chunk (connectors/screens.ts). */
+const bridges = (name: keyof typeof import('./connectors/screens.ts')) => fromFolder(() => import('./connectors/screens.ts'), name);
 
 export const integration: Feature = {
   screens: [
     { path: '/rule/rules', title: 'integration.rules', load: () => import('./rules/RulesPage.tsx'), menu: { group: 'integration', order: 10 } },
     { path: '/rule/rules/create', title: 'integration.ruleCreate', load: () => import('./rules/RuleEditor.tsx'), parent: '/rule/rules' },
     { path: '/rule/rules/:id', title: 'integration.ruleDetail', load: () => import('./rules/RuleEditor.tsx'), parent: '/rule/rules' },
+    { path: '/connector', title: 'integration.connectors', load: bridges('ConnectorsPage'), menu: { group: 'integration', order: 5 } },
+    { path: '/connector/create', title: 'integration.connectorCreate', load: bridges('ConnectorCreate'), parent: '/connector' },
+    { path: '/connector/:id', title: 'integration.connectorDetail', load: bridges('ConnectorDetail'), parent: '/connector' },
+    { path: '/rule/actions', title: 'integration.actions', load: bridges('ActionsPage'), menu: { group: 'integration', order: 20 } },
+    { path: '/rule/actions/create', title: 'integration.actionCreate', load: bridges('ActionEdit'), parent: '/rule/actions' },
+    { path: '/rule/actions/:id', title: 'integration.actionDetail', load: bridges('ActionEdit'), parent: '/rule/actions' },
+    { path: '/rule/source', title: 'integration.sources', load: bridges('SourcesPage'), menu: { group: 'integration', order: 25 } },
+    { path: '/rule/source/create', title: 'integration.sourceCreate', load: bridges('ActionEdit'), parent: '/rule/source' },
+    { path: '/rule/source/:id', title: 'integration.sourceDetail', load: bridges('ActionEdit'), parent: '/rule/source' },
+    { path: '/webhook', title: 'integration.webhook', load: bridges('WebhookPage'), menu: { group: 'integration', order: 30 } },
+    { path: '/webhook/create', title: 'integration.webhookCreate', load: bridges('WebhookEdit'), parent: '/webhook' },
+    { path: '/webhook/:name', title: 'integration.webhookDetail', load: bridges('WebhookEdit'), parent: '/webhook' },
   ],
   redirects: { '/rule': '/rule/rules' },
 };

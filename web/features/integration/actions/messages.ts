@@ -1,0 +1,31 @@
+/** Texts of the action (sink) and source screens (spec part2 §3, §4; api part2 §4.5). */
+import { defineMessages } from '../../../lib/i18n.ts';
+
+defineMessages({
+  'bridges.connector': { zh: '连接器', en: 'Connector' },
+  'bridges.rules': { zh: '关联规则', en: 'Rules' },
+  'bridges.emptyActions': { zh: '暂无动作', en: 'No actions yet' },
+  'bridges.emptySources': { zh: '暂无 Source', en: 'No sources yet' },
+  'bridges.confirmDelete': { zh: '确定删除 {{key}}？', en: 'Delete {{key}}?' },
+  'bridges.confirmDeleteWithRules': { zh: '{{key}} 被规则 {{rules}} 使用。删除它并将其从这些规则中移除？', en: '{{key}} is used by the rules {{rules}}. Delete it and also remove it from those rules?' },
+  'bridges.confirmDeleteRules': { zh: '{{key}} 被规则使用。删除它并将其从这些规则中移除？', en: '{{key}} is used by rules. Delete it and also remove it from those rules?' },
+  'bridges.confirmDisable': { zh: '确定禁用 {{key}}？', en: 'Disable {{key}}?' },
+  'bridges.deleted': { zh: '已删除', en: 'Deleted' },
+  'bridges.created': { zh: '已创建', en: 'Created' },
+  'bridges.updated': { zh: '已更新', en: 'Updated' },
+  'bridges.actionWarning': { zh: '更新动作会重启它，缓冲中及新收到的消息将被丢弃。', en: 'Updating the action restarts it and discards buffered and newly received messages.' },
+  'bridges.confirmActionUpdate': { zh: '更新动作会重启它，缓冲中及新收到的消息将被丢弃。确定更新？', en: 'Updating the action restarts it and discards buffered and newly received messages. Update it?' },
+  'bridges.sourceWarning': { zh: '更新 Source 会重启它。', en: 'Updating the source restarts it.' },
+  'bridges.confirmSourceUpdate': { zh: '更新 Source 会重启它。确定更新？', en: 'Updating the source restarts it. Update it?' },
+  'bridges.createConnector': { zh: '新建连接器', en: 'New connector' },
+  'bridges.chooseConnector': { zh: '请选择连接器', en: 'Choose a connector' },
+  'bridges.metrics': { zh: '统计', en: 'Metrics' },
+  'bridges.resetMetrics': { zh: '重置统计', en: 'Reset metrics' },
+  'bridges.confirmReset': { zh: '确定重置 {{key}} 的统计？', en: 'Reset the metrics of {{key}}?' },
+  'bridges.resetDone': { zh: '重置成功', en: 'Reset successful' },
+  'bridges.counts': { zh: '消息', en: 'Messages' },
+  'bridges.dropped': { zh: '丢弃（按原因）', en: 'Dropped by reason' },
+  'bridges.buffer': { zh: '缓冲与飞行窗口', en: 'Buffer and inflight' },
+  'bridges.rates': { zh: '速率（条/秒）', en: 'Rate (msg/s)' },
+  'bridges.lastModified': { zh: '更新时间', en: 'Last modified' },
+});
