@@ -122,6 +122,11 @@ function typeProblem(type: string, value: Json, field: SchemaField | undefined, 
     case 'Array': {
       if (!Array.isArray(value)) return 'expected an array';
       for (let i = 0; i < value.length; i++) {
+        // The reference flattens list-of-lists types (retainer index_specs is [[1, 2, 3], [3]]).
+        if (Array.isArray(value[i]) && !inner.startsWith('Array')) {
+          typeProblem(type, value[i], undefined, `${path}.${i}`);
+          continue;
+        }
         const problem = typeProblem(inner, value[i], undefined, `${path}.${i}`);
         if (problem) throw new ConfigError(`${path}.${i}`, problem, value[i]);
       }

@@ -3,6 +3,7 @@
 // it names change. Other modules read the live values through `get()`.
 import { apiError } from '../plugins/errors.ts';
 import { clone } from './auth-common.ts';
+import { ConfigError, rootFields, validateStruct } from './config-roots.ts';
 import type { StoreContext } from './context.ts';
 import { durationMs } from './slow-subs.ts';
 
@@ -86,6 +87,16 @@ export class Zone {
         if (!sameKind(current[root][key], v)) throw failed(`${root}.${key}: wrong type`);
         next[root][key] = clone(v);
       }
+    }
+    // Ranges, enums and duration/bytesize syntax of the mqtt keys, from the schema reference,
+    // answered with the offending path as the other config roots are.
+    try {
+      // Only the keys that change: a few live defaults (retry_interval "infinity") predate the reference.
+      const changed = Object.fromEntries(Object.entries(next.mqtt).filter(([key, v]) => JSON.stringify(v) !== JSON.stringify(current.mqtt[key])));
+      if (rootFields('mqtt').length) validateStruct('mqtt', 'mqtt', changed, 'mqtt');
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      throw failed(JSON.stringify({ kind: 'validation_error', path: err.path, reason: err.reason, value: err.value }));
     }
     const f = next.flapping_detect;
     for (const key of ['window_time', 'ban_time']) {

@@ -54,7 +54,7 @@ test('the header shows the active alarm count of the demo cluster', async () => 
 });
 
 test('Users: an operator creates a user who then appears in the list', async () => {
-  await w.page.click('[data-test=menu-group-system]');
+  await w.page.click('[data-test=menu-group-management]');
   await w.page.click('[data-test=menu-users]');
   await w.page.waitForSelector('[data-test=users-row][data-key=admin]');
   await w.page.click('[data-test=users-create]');

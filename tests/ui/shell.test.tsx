@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
-import { breadcrumbs, menu } from '../../web/app/routes.ts';
+import { breadcrumbs, isSubGroup, menu } from '../../web/app/routes.ts';
 import { pendingCount } from '../../web/lib/api.ts';
 import { session } from '../../web/lib/session.ts';
 import { readSettings, saveUser, writeSettings } from '../../web/lib/storage.ts';
@@ -26,8 +26,37 @@ async function loggedIn(path: string) {
 test('the menu shows groups in specification order with only existing screens', () => {
   const sections = menu();
   assert.equal(sections.map((s) => s.group), ['monitoring', 'management', 'integration', 'diagnose', 'system']);
-  assert.equal(sections[4].items.map((s) => s.path), ['/mqtt/general', '/listener', '/log', '/limiter', '/monitoring/alarm-settings', '/dashboard/nodes', '/users', '/settings']);
-  assert.equal(breadcrumbs('/users').map((c) => c.title), ['menu.system', 'users.title']);
+  assert.equal(sections[4].items.map((s) => s.path), ['/mqtt/general', '/listener', '/log', '/limiter', '/monitoring/alarm-settings', '/cluster', '/dashboard/nodes', '/settings']);
+  // Spec part1 §2 lists Users under Management.
+  assert.equal(breadcrumbs('/users').map((c) => c.title), ['menu.management', 'users.title']);
+});
+
+test('Management gathers Access Control, Extensions and Advanced MQTT as titled sub-lists', async () => {
+  const management = menu().find((s) => s.group === 'management')!;
+  assert.equal(management.entries.map((e) => (isSubGroup(e) ? `${e.sub}: ${e.items.map((i) => i.path).join(' ')}` : e.path)), [
+    'accessControl: /authentication /authorization', 'extensions: /gateway /exhook /plugins', '/schema-registry',
+    '/banned-clients', '/flapping-detect', 'advancedMqtt: /topic-rewrite /auto-sub /delayed-pub', '/backup', '/api-key', '/users',
+  ]);
+  assert.equal(breadcrumbs('/auto-sub').map((c) => c.title), ['menu.management', 'management.autoSubscribe']);
+
+  // On /authorization its sub-list is open and marks the page; the others start folded.
+  await loggedIn('/authorization');
+  const api = fakeApi({ ...cluster, 'GET /authorization/sources': { body: { sources: [] } } });
+  await mount(<App />);
+  await waitFor(() => byTest('menu-sub-accessControl'));
+  assert.is(byTest('menu-sub-accessControl')!.tagName, 'BUTTON');
+  assert.is(byTest('menu-sub-accessControl')!.getAttribute('aria-expanded'), 'true');
+  assert.is(byTest('menu-authorization')!.getAttribute('aria-current'), 'page');
+  assert.is(byTest('menu-sub-advancedMqtt')!.textContent, 'Advanced MQTT');
+  assert.is(byTest('menu-sub-advancedMqtt')!.getAttribute('aria-expanded'), 'false');
+  assert.is(byTest('menu-topic-rewrite'), null);
+  await click(byTest('menu-sub-advancedMqtt'));
+  assert.is(byTest('menu-sub-advancedMqtt')!.getAttribute('aria-expanded'), 'true');
+  assert.ok(byTest('menu-topic-rewrite') && byTest('menu-auto-sub') && byTest('menu-delayed-pub'));
+  await click(byTest('menu-sub-accessControl'));
+  assert.is(byTest('menu-authentication'), null);
+  assert.is(byTest('menu-sub-extensions')!.textContent, 'Extensions');
+  api.restore();
 });
 
 test('without a stored token a protected route clears user and edition, cancels requests and goes to login with ?to=', async () => {

@@ -115,6 +115,8 @@ test('leaving with unsaved edits warns "Changes that you made may not be saved."
   await waitFor(() => row('admin'));
   await click(byTest('users-create'));
   await type(byTest('users-create-form')!.querySelector('[name=username]'), 'eve');
+  // Users sits under Management (spec part1 §2), so Settings' System group starts folded.
+  await click(byTest('menu-group-system'));
   await click(byTest('menu-settings'));
   await waitFor(() => byTest('confirm-dialog'));
   assert.ok(text().includes('Changes that you made may not be saved.'));

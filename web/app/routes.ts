@@ -4,7 +4,7 @@
  */
 import { lazy } from 'react';
 import { features } from '../features/index.ts';
-import { MENU_GROUPS, withTimeout, type MenuGroup, type Screen } from '../lib/feature.ts';
+import { MENU_GROUPS, withTimeout, type MenuGroup, type MenuSub, type Screen } from '../lib/feature.ts';
 
 export const screens: Screen[] = features.flatMap((f) => f.screens);
 export const redirects: Record<string, string> = Object.assign({ '/': '/dashboard' }, ...features.map((f) => f.redirects ?? {}));
@@ -12,17 +12,37 @@ export const redirects: Record<string, string> = Object.assign({ '/': '/dashboar
 /** Lazy components, created once per screen so a chunk loads on first entry only. */
 export const components = new Map(screens.map((s) => [s.path, lazy(() => withTimeout(s.load))]));
 
+/** A titled sub-list of a menu group, e.g. Access Control with Authentication and Authorization. */
+export interface MenuSubGroup {
+  sub: MenuSub;
+  items: Screen[];
+}
+
 export interface MenuSection {
   group: MenuGroup;
+  /** Every visible screen of the group, in menu order (sub-lists flattened). */
   items: Screen[];
+  /** What the sidebar shows: screens and sub-lists, a sub-list standing at its first child's place. */
+  entries: (Screen | MenuSubGroup)[];
+}
+
+export function isSubGroup(entry: Screen | MenuSubGroup): entry is MenuSubGroup {
+  return 'sub' in entry;
 }
 
 /** Menu groups in specification order, each with its visible screens; empty groups are left out. */
 export function menu(): MenuSection[] {
-  return MENU_GROUPS.map((group) => ({
-    group,
-    items: screens.filter((s) => s.menu?.group === group).sort((a, b) => a.menu!.order - b.menu!.order),
-  })).filter((section) => section.items.length > 0);
+  return MENU_GROUPS.map((group) => {
+    const items = screens.filter((s) => s.menu?.group === group).sort((a, b) => a.menu!.order - b.menu!.order);
+    const entries: (Screen | MenuSubGroup)[] = [];
+    for (const item of items) {
+      const sub = item.menu!.under;
+      const existing = sub && entries.find((e): e is MenuSubGroup => isSubGroup(e) && e.sub === sub);
+      if (existing) existing.items.push(item);
+      else entries.push(sub ? { sub, items: [item] } : item);
+    }
+    return { group, items: entries.flatMap((e) => (isSubGroup(e) ? e.items : [e])), entries };
+  }).filter((section) => section.items.length > 0);
 }
 
 /** Whether `path` is a declared screen (used to link only to screens that exist). */

@@ -6,6 +6,8 @@ import type { ComponentType } from 'react';
 
 export type MenuGroup = 'monitoring' | 'management' | 'integration' | 'diagnose' | 'system';
 export const MENU_GROUPS: readonly MenuGroup[] = ['monitoring', 'management', 'integration', 'diagnose', 'system'];
+/** Titled, collapsible sub-lists inside a menu group (title key `menu.<name>`). */
+export type MenuSub = 'accessControl' | 'extensions' | 'advancedMqtt';
 
 export interface Screen {
   /** wouter pattern, e.g. `/users` or `/dashboard/nodes/:node`. */
@@ -15,7 +17,7 @@ export interface Screen {
   /** The screen's chunk: `() => import('./UsersPage.tsx')`. */
   load: () => Promise<{ default: ComponentType<any> }>;
   /** Where it stands in the menu; absent for hidden screens such as details. */
-  menu?: { group: MenuGroup; order: number };
+  menu?: { group: MenuGroup; order: number; under?: MenuSub };
   /** Path of the parent screen for the breadcrumb. */
   parent?: string;
 }

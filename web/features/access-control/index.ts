@@ -20,14 +20,14 @@ defineMessages({
 
 export const accessControl: Feature = {
   screens: [
-    { path: '/authentication', title: 'accessControl.authentication', load: fromFolder(() => import('./authentication/screens.ts'), 'AuthenticationPage'), menu: { group: 'management', order: 10 } },
+    { path: '/authentication', title: 'accessControl.authentication', load: fromFolder(() => import('./authentication/screens.ts'), 'AuthenticationPage'), menu: { group: 'management', order: 10, under: 'accessControl' } },
     { path: '/authentication/create', title: 'accessControl.authnCreate', load: fromFolder(() => import('./authentication/screens.ts'), 'AuthnCreatePage'), parent: '/authentication' },
     { path: '/authentication/detail/:id', title: 'accessControl.authnDetail', load: fromFolder(() => import('./authentication/screens.ts'), 'AuthnDetailPage'), parent: '/authentication' },
-    { path: '/authorization', title: 'accessControl.authorization', load: fromFolder(() => import('./authorization/screens.ts'), 'AuthorizationPage'), menu: { group: 'management', order: 20 } },
+    { path: '/authorization', title: 'accessControl.authorization', load: fromFolder(() => import('./authorization/screens.ts'), 'AuthorizationPage'), menu: { group: 'management', order: 11, under: 'accessControl' } },
     { path: '/authorization/create', title: 'accessControl.authzCreate', load: fromFolder(() => import('./authorization/screens.ts'), 'AuthzCreatePage'), parent: '/authorization' },
     { path: '/authorization/detail/:type', title: 'accessControl.authzDetail', load: fromFolder(() => import('./authorization/screens.ts'), 'AuthzDetailPage'), parent: '/authorization' },
     { path: '/authorization/settings', title: 'accessControl.authzSettings', load: fromFolder(() => import('./authorization/screens.ts'), 'AuthzSettingsPage'), parent: '/authorization' },
-    { path: '/banned-clients', title: 'accessControl.banned', load: () => import('./banned/BannedPage.tsx'), menu: { group: 'management', order: 30 } },
-    { path: '/flapping-detect', title: 'accessControl.flapping', load: () => import('./flapping/FlappingPage.tsx'), parent: '/banned-clients' },
+    { path: '/banned-clients', title: 'accessControl.banned', load: () => import('./banned/BannedPage.tsx'), menu: { group: 'management', order: 55 } },
+    { path: '/flapping-detect', title: 'accessControl.flapping', load: () => import('./flapping/FlappingPage.tsx'), menu: { group: 'management', order: 56 }, parent: '/banned-clients' },
   ],
 };

@@ -19,6 +19,7 @@ defineMessages({
   'config.systemTopic': { zh: '系统主题', en: 'System Topic' },
   'config.alarmSettings': { zh: '告警设置', en: 'Alarm Settings' },
   'config.integration': { zh: '监控集成', en: 'Integration' },
+  'cluster.title': { zh: '集群', en: 'Cluster' },
 });
 
 export const system: Feature = {
@@ -27,7 +28,7 @@ export const system: Feature = {
     '/monitoring': '/monitoring/alarm-settings',
   },
   screens: [
-    { path: '/users', title: 'users.title', load: () => import('./UsersPage.tsx'), menu: { group: 'system', order: 90 } },
+    { path: '/users', title: 'users.title', load: () => import('./UsersPage.tsx'), menu: { group: 'management', order: 105 } },
     { path: '/settings', title: 'settings.title', load: () => import('./SettingsPage.tsx'), menu: { group: 'system', order: 95 } },
     // Broker configuration (issue #8): config/pages.ts declares each page.
     { path: '/mqtt/general', title: 'config.mqtt', load: fromFolder(() => import('./config/screens.ts'), 'MqttPage'), menu: { group: 'system', order: 20 } },
@@ -40,5 +41,6 @@ export const system: Feature = {
     { path: '/listener', title: 'listener.title', load: fromFolder(() => import('./config/screens.ts'), 'ListenersPage'), menu: { group: 'system', order: 25 } },
     { path: '/listener/detail/:id', title: 'listener.detail', load: fromFolder(() => import('./config/screens.ts'), 'ListenerDetail'), parent: '/listener' },
     { path: '/monitoring/integration', title: 'config.integration', load: fromFolder(() => import('./config/screens.ts'), 'MonitoringPage'), parent: '/monitoring/alarm-settings' },
+    { path: '/cluster', title: 'cluster.title', load: fromFolder(() => import('./config/screens.ts'), 'ClusterPage'), menu: { group: 'system', order: 45 } },
   ],
 };

@@ -4,7 +4,7 @@
  */
 import { createElement } from 'react';
 import { t } from '../../../lib/i18n.ts';
-import { isRate } from '../../../lib/units.ts';
+import { isDuration, isRate } from '../../../lib/units.ts';
 import type { ConfigPageDecl, ConfigSection } from '../../../ui/ConfigPage.tsx';
 import type { FieldDecl } from '../../../ui/resource.ts';
 import { tlsFields } from '../../../ui/tls.ts';
@@ -29,7 +29,11 @@ export const mqttPages: Record<string, ConfigPageDecl> = {
   }),
   '/mqtt/session': mqtt('/mqtt/session', {
     name: 'mqtt-session', path: '/configs/global_zone', key: 'mqtt', component: 'broker.mqtt',
-    overrides: { include: SESSION, order: SESSION },
+    overrides: {
+      include: SESSION, order: SESSION,
+      // The broker answers "infinity" (emqx-api-part1 §22.2) where the schema reference says Duration.
+      fields: { retry_interval: { keywords: ['infinity'], rules: [(v) => (v === undefined || v === '' || v === 'infinity' || isDuration(String(v)) ? undefined : t('schemaForm.badDuration'))] } },
+    },
   }),
   '/mqtt/retainer': mqtt('/mqtt/retainer', {
     name: 'retainer', path: '/mqtt/retainer', component: 'retainer.retainer',

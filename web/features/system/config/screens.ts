@@ -5,3 +5,4 @@ export { default as ListenersPage } from './ListenersPage.tsx';
 export { default as LogPage } from './LogPage.tsx';
 export { default as MonitoringPage } from './MonitoringPage.tsx';
 export { default as MqttPage } from './MqttPage.tsx';
+export { default as ClusterPage } from './ClusterPage.tsx';
