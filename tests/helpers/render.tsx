@@ -7,7 +7,8 @@ import '../../web/app/messages.ts';
 import '../../web/app/shellMessages.ts';
 import { setLocale } from '../../web/lib/i18n.ts';
 import { setReloader } from '../../web/lib/settings.ts';
-import { clearSession } from '../../web/lib/session.ts';
+import { clearSession, restoreSession } from '../../web/lib/session.ts';
+import { saveUser } from '../../web/lib/storage.ts';
 import { toasts } from '../../web/lib/toasts.ts';
 import { confirmState } from '../../web/lib/confirm.ts';
 
@@ -24,6 +25,18 @@ export function reset(path = '/') {
   confirmState.current = null;
   setLocale('en');
   history.replaceState(null, '', `/#${path}`);
+}
+
+/**
+ * `reset` at `to`, then logged in as admin. A `?query` in `to` is kept before the hash, where the
+ * console's URL state lives (web/lib/query.ts): `signedInAt('/authentication/detail/x?tab=users')`.
+ */
+export async function signedInAt(to: string) {
+  const [path, search] = to.split('?');
+  reset(path);
+  if (search) history.replaceState(null, '', `/?${search}#${path}`);
+  await saveUser({ username: 'admin', token: 'tok' });
+  await restoreSession();
 }
 
 /** Unmounts whatever is mounted (stops its timers and requests); call from `test.after`. */

@@ -4,10 +4,8 @@ import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { parseUsers } from '../../web/features/access-control/authentication/importUsers.ts';
 import { setLocale } from '../../web/lib/i18n.ts';
-import { restoreSession } from '../../web/lib/session.ts';
-import { saveUser } from '../../web/lib/storage.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
-import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
 const builtIn = { id: 'password_based:built_in_database', mechanism: 'password_based', backend: 'built_in_database', enable: true, user_id_type: 'username', password_hash_algorithm: { name: 'sha256', salt_position: 'suffix' } };
@@ -18,11 +16,7 @@ const BI = '/authentication/password_based%3Abuilt_in_database';
 
 /** Logs in at `path`; wouter's hash location keeps the query before the hash (`/?tab=users#/…`). */
 async function login(path: string) {
-  const [hash, search] = path.split('?');
-  reset(hash);
-  if (search) history.replaceState(null, '', `/?${search}#${hash}`);
-  await saveUser({ username: 'admin', token: 'tok' });
-  await restoreSession();
+  await signedInAt(path);
 }
 const row = (id: string) => document.querySelector(`[data-test=authentication-row][data-key="${id}"]`);
 const chainApi = (extra: Record<string, Parameters<typeof fakeApi>[0][string]> = {}) => fakeApi({

@@ -3,10 +3,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { setLocale } from '../../web/lib/i18n.ts';
-import { restoreSession } from '../../web/lib/session.ts';
-import { saveUser } from '../../web/lib/storage.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
-import { byTest, cleanup, click, mount, reset, submit, text, type, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, reset, submit, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
 const RULES = '/authorization/sources/built_in_database/rules';
@@ -18,11 +16,7 @@ const status = (metrics: Record<string, number>) => ({ body: { status: 'connecte
 const settings = { no_match: 'allow', deny_action: 'ignore', cache: { enable: true, max_size: 32, ttl: '1m', excludes: [] } };
 
 async function login(path: string) {
-  const [hash, search] = path.split('?');
-  reset(hash);
-  if (search) history.replaceState(null, '', `/?${search}#${hash}`);
-  await saveUser({ username: 'admin', token: 'tok' });
-  await restoreSession();
+  await signedInAt(path);
 }
 async function choose(select: Element | null, value: string) {
   await act(async () => {

@@ -8,11 +8,9 @@ import { App } from '../../web/app/App.tsx';
 import { AUTHN_KINDS } from '../../web/features/access-control/authentication/kinds.ts';
 import { AUTHZ_KINDS } from '../../web/features/access-control/authorization/kinds.ts';
 import { toValues, type KindDecl } from '../../web/features/access-control/blocks.ts';
-import { restoreSession } from '../../web/lib/session.ts';
-import { saveUser } from '../../web/lib/storage.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
 import { act } from 'preact/test-utils';
-import { byTest, cleanup, click, mount, reset, submit, type, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, reset, submit, type, waitFor, signedInAt } from '../helpers/render.tsx';
 
 type Obj = Record<string, unknown>;
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
@@ -20,11 +18,7 @@ const status = { body: { status: 'connected', metrics: { total: 0, allow: 0, den
 const MASK = '******';
 
 async function login(path: string) {
-  const [hash, search] = path.split('?');
-  reset(hash);
-  if (search) history.replaceState(null, '', `/?${search}#${hash}`);
-  await saveUser({ username: 'admin', token: 'tok' });
-  await restoreSession();
+  await signedInAt(path);
 }
 
 /** Fills every visible required field that is still empty, and every secret, as a user would. */

@@ -4,11 +4,9 @@ import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { setLocale } from '../../web/lib/i18n.ts';
 import { clearSchemas } from '../../web/lib/schemas.ts';
-import { restoreSession } from '../../web/lib/session.ts';
-import { saveUser } from '../../web/lib/storage.ts';
 import { schemaDocument } from '../../simulator/schemas/index.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
-import { byTest, cleanup, click, mount, reset, route, text, type, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, reset, route, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
 const schemas = { body: JSON.parse(schemaDocument('actions')) };
@@ -20,12 +18,8 @@ const sink = {
 const connectors = { body: [{ type: 'http', name: 'web', enable: true }, { type: 'mqtt', name: 'remote', enable: true }, { type: 'http', name: 'x_WH_D', enable: true }] };
 
 async function login(to: string) {
-  const [path, search] = to.split('?');
-  reset(path);
-  if (search) history.replaceState(null, '', `/?${search}#${path}`);
   clearSchemas();
-  await saveUser({ username: 'admin', token: 'tok' });
-  await restoreSession();
+  await signedInAt(to);
 }
 const field = (name: string) => byTest(`field-${name}`) as HTMLInputElement | null;
 test.after.each(cleanup);

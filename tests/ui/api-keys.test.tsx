@@ -2,10 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { formatDateTime } from '../../web/lib/format.ts';
-import { restoreSession } from '../../web/lib/session.ts';
-import { saveUser } from '../../web/lib/storage.ts';
 import { fakeApi, type Call } from '../helpers/fakeApi.ts';
-import { byTest, cleanup, click, mount, reset, submit, text, type, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, reset, submit, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
 const key = (name: string, over: Record<string, unknown> = {}) => ({
@@ -14,9 +12,7 @@ const key = (name: string, over: Record<string, unknown> = {}) => ({
 const SECRET = 'Zx9SecretOnlyOnce0123456789abcdefABCDEF';
 
 async function open() {
-  reset('/api-key');
-  await saveUser({ username: 'admin', token: 'tok' });
-  await restoreSession();
+  await signedInAt('/api-key');
 }
 
 function broker(start: ReturnType<typeof key>[], extra: Record<string, Parameters<typeof fakeApi>[0][string]> = {}) {

@@ -1,19 +1,15 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
-import { restoreSession } from '../../web/lib/session.ts';
-import { saveUser } from '../../web/lib/storage.ts';
 import { fakeApi, type Call } from '../helpers/fakeApi.ts';
-import { byTest, cleanup, click, mount, reset, submit, text, type, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, reset, submit, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
 const T1 = { topic: 'cmd/${clientid}', qos: 1, rh: 0, rap: 0, nl: 0 };
 const T2 = { topic: 'news/#', qos: 0, rh: 2, rap: 1, nl: 1 };
 
 async function open() {
-  reset('/auto-sub');
-  await saveUser({ username: 'admin', token: 'tok' });
-  await restoreSession();
+  await signedInAt('/auto-sub');
 }
 
 function broker(start: object[], extra: Record<string, Parameters<typeof fakeApi>[0][string]> = {}) {

@@ -4,11 +4,9 @@ import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { formatDateTime } from '../../web/lib/format.ts';
 import { setLocale } from '../../web/lib/i18n.ts';
-import { restoreSession } from '../../web/lib/session.ts';
-import { saveUser } from '../../web/lib/storage.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
 import { chooseFile, FakeXhr, installFakeXhr } from '../helpers/fakeXhr.ts';
-import { byTest, cleanup, click, mount, reset, submit, text, type, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, reset, submit, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
 const NODE = 'emqx@127.0.0.1';
@@ -17,9 +15,7 @@ const A = 'emqx-export-2026-03-01-10-00-00.000.tar.gz';
 const B = 'emqx-export-2026-03-02-11-00-00.000.tar.gz';
 
 async function open() {
-  reset('/backup');
-  await saveUser({ username: 'admin', token: 'tok' });
-  await restoreSession();
+  await signedInAt('/backup');
 }
 
 function broker(start: ReturnType<typeof file>[], extra: Parameters<typeof fakeApi>[0] = {}) {

@@ -2,10 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { formatDateTime } from '../../web/lib/format.ts';
-import { restoreSession } from '../../web/lib/session.ts';
-import { saveUser } from '../../web/lib/storage.ts';
 import { fakeApi, type Call } from '../helpers/fakeApi.ts';
-import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
 const ID = '0000019A2B3C4D5E0001A1B2C3D4E5F6';
@@ -16,9 +14,7 @@ const message = (over: Record<string, unknown> = {}) => ({
 const page = (data: object[]) => ({ body: { data, meta: { page: 1, limit: 20, hasnext: false, count: data.length } } });
 
 async function open(path = '/delayed-pub') {
-  reset(path);
-  await saveUser({ username: 'admin', token: 'tok' });
-  await restoreSession();
+  await signedInAt(path);
 }
 
 const rows = () => [...document.querySelectorAll('[data-test=delayed-messages-row]')];

@@ -3,10 +3,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { setLocale } from '../../web/lib/i18n.ts';
-import { restoreSession } from '../../web/lib/session.ts';
-import { saveUser } from '../../web/lib/storage.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
-import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
 const metrics = (succeed = 0) => ({ succeed, failed: 1, rate: 2, max_rate: 3 });
@@ -23,9 +21,7 @@ const config = (h: ReturnType<typeof server>) => {
 };
 
 async function open(path: string) {
-  reset(path);
-  await saveUser({ username: 'admin', token: 'tok' });
-  await restoreSession();
+  await signedInAt(path);
 }
 
 function broker(start: ReturnType<typeof server>[], extra: Parameters<typeof fakeApi>[0] = {}) {

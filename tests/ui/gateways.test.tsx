@@ -4,10 +4,8 @@ import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { formatDateTime } from '../../web/lib/format.ts';
 import { setLocale } from '../../web/lib/i18n.ts';
-import { restoreSession } from '../../web/lib/session.ts';
-import { saveUser } from '../../web/lib/storage.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
-import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
 const overview = [
@@ -25,9 +23,7 @@ const stomp = {
 const listener = { id: 'stomp:tcp:default', type: 'tcp', name: 'default', enable: true, bind: '0.0.0.0:61613', max_connections: 1024, max_conn_rate: 1000, mountpoint: '', enable_authn: true, acceptors: 16, status: { running: true, current_connections: 2 } };
 
 async function open(path: string) {
-  reset(path);
-  await saveUser({ username: 'admin', token: 'tok' });
-  await restoreSession();
+  await signedInAt(path);
 }
 const writes = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.method !== 'GET').map((c) => [c.method, c.path, c.body]);
 const row = (name: string, key: string) => document.querySelector(`[data-test=${name}-row][data-key="${key}"]`);

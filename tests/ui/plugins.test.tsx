@@ -3,11 +3,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { setLocale } from '../../web/lib/i18n.ts';
-import { restoreSession } from '../../web/lib/session.ts';
-import { saveUser } from '../../web/lib/storage.ts';
 import { fakeApi, type Call } from '../helpers/fakeApi.ts';
 import { chooseFile, FakeXhr, installFakeXhr } from '../helpers/fakeXhr.ts';
-import { byTest, cleanup, click, mount, reset, route, submit, text, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, reset, route, submit, text, waitFor, signedInAt } from '../helpers/render.tsx';
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
 const plugin = (name: string, vsn: string, status: string, over: Record<string, unknown> = {}) => ({
@@ -16,9 +14,7 @@ const plugin = (name: string, vsn: string, status: string, over: Record<string, 
 });
 
 async function open(path: string) {
-  reset(path);
-  await saveUser({ username: 'admin', token: 'tok' });
-  await restoreSession();
+  await signedInAt(path);
 }
 
 function broker(start: ReturnType<typeof plugin>[], extra: Parameters<typeof fakeApi>[0] = {}) {

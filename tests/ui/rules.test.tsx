@@ -6,10 +6,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { setLocale } from '../../web/lib/i18n.ts';
-import { restoreSession } from '../../web/lib/session.ts';
-import { saveUser } from '../../web/lib/storage.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
-import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
 const rule = (id: string, over: Record<string, unknown> = {}) => ({
@@ -34,12 +32,8 @@ const metrics = { matched: 12, passed: 10, failed: 2, 'failed.exception': 1, 'fa
 
 /** Logs in at `path`; wouter's hash location keeps the query before the hash (`/?page=2#/rule/rules`). */
 async function open(path: string, locale: 'en' | 'zh' = 'en') {
-  const [hash, search] = path.split('?');
-  reset(hash);
-  if (search) history.replaceState(null, '', `/?${search}#${hash}`);
+  await signedInAt(path);
   setLocale(locale);
-  await saveUser({ username: 'admin', token: 'tok' });
-  await restoreSession();
 }
 const base = { 'GET /alarms': alarms, 'GET /rule_events': { body: events } };
 const writes = (api: ReturnType<typeof fakeApi>) => api.calls.filter((c) => c.method !== 'GET').map((c) => [c.method, c.path, c.body]);

@@ -5,10 +5,8 @@ import { act } from 'preact/test-utils';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
-import { restoreSession } from '../../web/lib/session.ts';
-import { saveUser } from '../../web/lib/storage.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
-import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
 const PROTO = 'syntax = "proto3";\npackage demo;\nmessage Person {\n  string name = 1;\n  int32 age = 2;\n}\n';
@@ -19,11 +17,7 @@ const schemas = [
 
 /** Logs in at `path`; wouter's hash location keeps the query before the hash (`/?tab=x#/…`). */
 async function login(path: string) {
-  const [hash, search] = path.split('?');
-  reset(hash);
-  if (search) history.replaceState(null, '', `/?${search}#${hash}`);
-  await saveUser({ username: 'admin', token: 'tok' });
-  await restoreSession();
+  await signedInAt(path);
 }
 
 async function choose(el: Element | null, value: string) {

@@ -1,10 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
-import { restoreSession } from '../../web/lib/session.ts';
-import { saveUser } from '../../web/lib/storage.ts';
 import { fakeApi, type Call } from '../helpers/fakeApi.ts';
-import { byTest, cleanup, click, mount, reset, submit, text, type, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, reset, submit, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
 const R1 = { action: 'publish', source_topic: 'x/#', dest_topic: 'y/$1', re: '^x/(.+)$' };
@@ -12,9 +10,7 @@ const R2 = { action: 'subscribe', source_topic: 'a/+', dest_topic: 'b/#', re: '^
 const R3 = { action: 'all', source_topic: 'c/#', dest_topic: '<b>c</b>/$1', re: '^c/(.+)$' };
 
 async function open() {
-  reset('/topic-rewrite');
-  await saveUser({ username: 'admin', token: 'tok' });
-  await restoreSession();
+  await signedInAt('/topic-rewrite');
 }
 
 /** A broker holding `start` that replaces its list on PUT. */

@@ -3,11 +3,9 @@ import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { setLocale } from '../../web/lib/i18n.ts';
 import { clearSchemas } from '../../web/lib/schemas.ts';
-import { restoreSession } from '../../web/lib/session.ts';
-import { saveUser } from '../../web/lib/storage.ts';
 import { schemaDocument } from '../../simulator/schemas/index.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
-import { byTest, cleanup, click, mount, reset, route, text, type, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, reset, route, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
 const schemaRoutes = {
@@ -25,10 +23,8 @@ const lists = {
 };
 
 async function login(path: string) {
-  reset(path);
   clearSchemas();
-  await saveUser({ username: 'admin', token: 'tok' });
-  await restoreSession();
+  await signedInAt(path);
 }
 const field = (name: string) => byTest(`field-${name}`) as HTMLInputElement | null;
 const writes = (api: { calls: { method: string; path: string }[] }) => api.calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path}`);
