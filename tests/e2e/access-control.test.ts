@@ -3,25 +3,20 @@
 // and the detail page's success/failed counters follow those decisions.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Browser } from 'playwright-core';
-import { launch, loginAsAdmin, openPage, type WatchedPage } from '../helpers/browser.ts';
-import { connectMqtt, endMqtt, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
+import { openConsole, type ConsoleSession, type WatchedPage } from '../helpers/browser.ts';
+import { connectMqtt, endMqtt, type SpawnedSimulator } from '../helpers/simulator.ts';
 
 let sim: SpawnedSimulator;
-let browser: Browser;
 let w: WatchedPage;
 
+let session: ConsoleSession | undefined;
+
 test.before(async () => {
-  sim = await spawnSimulator(['--seed', 'empty']);
-  browser = await launch();
-  w = await openPage(browser);
-  await loginAsAdmin(w.page, sim.baseUrl);
+  session = await openConsole();
+  ({ sim, w } = session);
 });
 
-test.after(async () => {
-  await browser?.close();
-  await sim?.kill();
-});
+test.after(() => session?.close());
 
 /** Resolves with the CONNACK outcome: 'accepted' or the error's return code. */
 async function attempt(username: string, password: string): Promise<string> {

@@ -3,10 +3,9 @@
 // the one `POST /rule_test` gives for the same input with the schema_decode SQL function.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Browser } from 'playwright-core';
 import protobuf from 'protobufjs';
-import { launch, loginAsAdmin, openPage, type WatchedPage } from '../helpers/browser.ts';
-import { login, request, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
+import { openConsole, type ConsoleSession, type WatchedPage } from '../helpers/browser.ts';
+import { login, request, type SpawnedSimulator } from '../helpers/simulator.ts';
 
 const SOURCE = `syntax = "proto3";
 package demo;
@@ -21,20 +20,16 @@ message Person {
 const SAMPLE = { name: 'Ann', id: 7, tags: ['a', 'b'], active: true };
 
 let sim: SpawnedSimulator;
-let browser: Browser;
 let w: WatchedPage;
 
+let session: ConsoleSession | undefined;
+
 test.before(async () => {
-  sim = await spawnSimulator(['--seed', 'empty']);
-  browser = await launch();
-  w = await openPage(browser);
-  await loginAsAdmin(w.page, sim.baseUrl);
+  session = await openConsole();
+  ({ sim, w } = session);
 });
 
-test.after(async () => {
-  await browser?.close();
-  await sim?.kill();
-});
+test.after(() => session?.close());
 
 /** The sample encoded by protobufjs itself, independent of the simulator, as hex. */
 function sampleHex(): string {

@@ -5,6 +5,7 @@
  */
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { existsSync } from 'node:fs';
+import { spawnSimulator, type SpawnedSimulator } from './simulator.ts';
 
 /** The system Chromium; CHROMIUM_PATH overrides it. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : '/usr/bin/chromium-browser');
@@ -55,4 +56,27 @@ export async function loginAsAdmin(page: Page, baseUrl: string): Promise<void> {
   await page.click('[data-test=login-form] [data-test=form-submit]');
   await page.click('[data-test=login-skip]');
   await page.waitForSelector('[data-test=overview-page]');
+}
+
+/** A spawned simulator with one browser page logged in as admin: the set-up most e2e suites share. */
+export interface ConsoleSession {
+  sim: SpawnedSimulator;
+  browser: Browser;
+  w: WatchedPage;
+  close(): Promise<void>;
+}
+
+/** Starts the simulator (`--seed empty` unless `args` say otherwise), Chromium, one page, and logs in. */
+export async function openConsole(args: string[] = ['--seed', 'empty']): Promise<ConsoleSession> {
+  const sim = await spawnSimulator(args);
+  const browser = await launch();
+  const w = await openPage(browser);
+  await loginAsAdmin(w.page, sim.baseUrl);
+  return {
+    sim, browser, w,
+    async close() {
+      await browser.close();
+      await sim.kill();
+    },
+  };
 }
