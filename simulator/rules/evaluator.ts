@@ -184,8 +184,8 @@ function select(fields: Field[], scope: Scope, ctx: FnContext): Obj {
 }
 
 /**
- * Runs the statement on one set of columns: null when WHERE (or every INCASE) rejects it,
- * otherwise the outputs (one for SELECT, one per kept element for FOREACH). Evaluation errors
+ * Runs the statement on one set of columns: null when WHERE rejects it, otherwise the outputs
+ * (one for SELECT, one per element INCASE keeps for FOREACH, possibly none). Evaluation errors
  * throw EvalError.
  */
 export function evaluate(stmt: Statement, columns: Obj, ctx: FnContext): Obj[] | null {
@@ -198,17 +198,25 @@ export function evaluate(stmt: Statement, columns: Obj, ctx: FnContext): Obj[] |
       return [out];
     }
     const collection = decodeMaybe(evalExpr(stmt.collection as Expr, base, ctx));
-    if (stmt.where && !truthy(evalExpr(stmt.where, base, ctx))) return null;
-    if (!Array.isArray(collection)) throw new EvalError('FOREACH needs an array');
     const alias = stmt.itemAlias ?? 'item';
+    // As emqx_rule_runtime: the FOREACH field is selected (under its alias, or its own path),
+    // shallow-merged over the columns; WHERE, INCASE and DO see that plus the element.
+    const selected: Obj = {};
+    const key = alias !== 'item' ? [alias] : pathOf(stmt.collection as Expr);
+    if (key) nestedPut(selected, key, collection);
+    const withSelected: Scope = { vars: selected, parent: base };
+    if (stmt.where && !truthy(evalExpr(stmt.where, withSelected, ctx))) return null;
+    if (!Array.isArray(collection)) throw new EvalError('FOREACH needs an array');
     const outputs: Obj[] = [];
     for (const item of collection) {
-      const scope: Scope = { vars: { [alias]: item }, parent: base };
+      const scope: Scope = { vars: { [alias]: item }, parent: withSelected };
       if (stmt.incase && !truthy(evalExpr(stmt.incase, scope, ctx))) continue;
+      // Without DO an output is the columns with the selection and the element.
       if (stmt.fields.length > 0) outputs.push(select(stmt.fields, scope, ctx));
-      else outputs.push(isObj(item) ? item : { [alias]: item });
+      else outputs.push({ ...columns, ...selected, [alias]: item });
     }
-    return outputs.length > 0 ? outputs : null;
+    // Every element filtered out is still a match, with no output (the rule counts no_result).
+    return outputs;
   } catch (err) {
     if (err instanceof EvalError) throw err;
     // Anything unexpected in a function is still the rule's failure, never the simulator's.

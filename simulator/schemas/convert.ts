@@ -84,8 +84,21 @@ export function parseDefault(text: string | undefined, node: TypeNode): unknown 
       return inner ? splitTop(inner).map(unquote) : [];
     }
   }
-  if (node.name === 'Map' || node.name === 'Struct' || value.startsWith('{')) return value === '{}' ? {} : undefined;
+  if (node.name === 'Map') return value.startsWith('{') ? hoconMap(value) : undefined;
+  if (node.name === 'Struct' || value.startsWith('{')) return value === '{}' ? {} : undefined;
   return unquote(value);
+}
+
+/** A flat HOCON map default (`{\n  accept = "application/json"\n  …}`, e.g. HTTP headers) as an object. */
+function hoconMap(text: string): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const line of text.slice(1, text.lastIndexOf('}')).split('\n')) {
+    if (!line.trim()) continue;
+    const m = /^\s*("?)([^"=\s]+)\1\s*=\s*(.*?)\s*$/.exec(line);
+    if (!m) return undefined;
+    out[m[2]] = unquote(m[3]);
+  }
+  return out;
 }
 
 /**

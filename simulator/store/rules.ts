@@ -333,7 +333,7 @@ export class Rules {
     this.count(rule.id, 'matched');
     try {
       const outputs = evaluate(stmt, columns, { now: () => this.ctx.clock.now(), schemas: this.schemas });
-      if (!outputs) {
+      if (!outputs || outputs.length === 0) {
         this.count(rule.id, 'failed', 'failed.no_result');
         return null;
       }

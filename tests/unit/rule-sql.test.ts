@@ -84,10 +84,12 @@ const CASES: [string, Expected][] = [
   ['SELECT CASE WHEN payload.temp > 50 THEN \'x\' END AS level, clientid FROM "t/#"', [{ clientid: 'c1' }]],
   ['SELECT CASE qos WHEN 0 THEN \'zero\' WHEN 1 THEN \'one\' END AS q FROM "t/#"', [{ q: 'one' }]],
   // FOREACH
-  ['FOREACH payload.sensors FROM "t/#"', PAYLOAD.sensors],
+  // Without DO: the columns, the FOREACH field put at its path over them, and the element as `item`.
+  ['FOREACH payload.sensors FROM "t/#"', PAYLOAD.sensors.map((item) => ({ ...COLUMNS, payload: { sensors: PAYLOAD.sensors }, item }))],
   ['FOREACH payload.sensors AS s DO s.name AS name, clientid INCASE s.idx >= 1 FROM "t/#"', [{ name: 'b', clientid: 'c1' }, { name: 'c', clientid: 'c1' }]],
   ['FOREACH payload.arr DO item * 10 AS v FROM "t/#"', [{ v: 100 }, { v: 200 }, { v: 300 }]],
-  ['FOREACH payload.arr INCASE item > 100 FROM "t/#"', 'no match'],
+  // INCASE keeping nothing: a match without outputs (rule_test answers `[]`).
+  ['FOREACH payload.arr INCASE item > 100 FROM "t/#"', []],
   ['FOREACH payload.arr FROM "t/#" WHERE qos = 2', 'no match'],
   ['FOREACH payload.s FROM "t/#"', 'exception'],
   // a failing conversion makes matching fail

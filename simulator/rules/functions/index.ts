@@ -1,6 +1,7 @@
 // The whole function library of the rule SQL, grouped like the broker's function reference.
 import { randomUUID } from 'node:crypto';
 import { arrayFunctions } from './array.ts';
+import { compressionFunctions } from './compression.ts';
 import { encodingFunctions } from './encoding.ts';
 import { hashFunctions } from './hash.ts';
 import { mapFunctions } from './map.ts';
@@ -21,6 +22,7 @@ export const FUNCTIONS: FnGroup = {
   ...arrayFunctions,
   ...hashFunctions,
   ...encodingFunctions,
+  ...compressionFunctions,
   ...timeFunctions,
   ...schemaFunctions,
   uuid_v4: def(0, 0, () => randomUUID()),

@@ -17,6 +17,20 @@ function direction(v: unknown, allowed: string[]): string {
   return d;
 }
 
+/**
+ * The text of one match under an Erlang `re:replace` replacement: `&` is the whole match, `\N`
+ * and `\gN` a group, `\&` and `\\` the characters themselves.
+ */
+function replacement(template: string, match: unknown[]): string {
+  const groups = match.slice(0, match.findIndex((x) => typeof x === 'number'));
+  const group = (n: number) => String(groups[n] ?? '');
+  return template.replace(/\\g\{?(\d+)\}?|\\(\d+)|\\([&\\])|&/g, (_all, g: string | undefined, d: string | undefined, lit: string | undefined) => {
+    if (lit) return lit;
+    if (g !== undefined || d !== undefined) return group(Number(g ?? d));
+    return group(0);
+  });
+}
+
 function sprintf(format: string, args: unknown[]): string {
   let i = 0;
   return format.replace(/~([spwn~])/g, (_m, d: string) => {
@@ -52,12 +66,13 @@ export const stringFunctions: FnGroup = {
     const at = d === 'leading' ? text.indexOf(separator) : text.lastIndexOf(separator);
     return at < 0 ? [text] : [text.slice(0, at), text.slice(at + separator.length)].filter((p) => p !== '');
   }),
-  tokens: def(2, 3, ([s, seps]) => {
-    const chars = new Set([...str(seps)]);
+  // tokens(S, Separators[, 'nocrlf']): CR and LF separate too only with 'nocrlf'.
+  tokens: def(2, 3, ([s, seps, crlf]) => {
+    const chars = new Set([...str(seps), ...(crlf === undefined ? [] : direction(crlf, ['nocrlf']) ? ['\r', '\n'] : [])]);
     const out: string[] = [];
     let cur = '';
     for (const c of str(s)) {
-      if (chars.has(c) || c === '\r' || c === '\n') {
+      if (chars.has(c)) {
         if (cur) out.push(cur);
         cur = '';
       } else cur += c;
@@ -88,7 +103,7 @@ export const stringFunctions: FnGroup = {
     return at < 0 ? text : text.slice(0, at) + to + text.slice(at + from.length);
   }),
   regex_match: def(2, 2, ([s, re]) => regex(re).test(str(s))),
-  regex_replace: def(3, 3, ([s, re, rep]) => str(s).replace(regex(re, 'g'), str(rep).replace(/\\(\d)/g, '$$$1'))),
+  regex_replace: def(3, 3, ([s, re, rep]) => str(s).replace(regex(re, 'g'), (...m: unknown[]) => replacement(str(rep), m))),
   regex_extract: def(2, 2, ([s, re]) => {
     const m = regex(re).exec(str(s));
     if (!m) return [];
