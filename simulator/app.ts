@@ -23,6 +23,7 @@ import authorization from './routes/authorization.ts';
 import banned from './routes/banned.ts';
 import zone from './routes/zone.ts';
 import configs from './routes/configs.ts';
+import configsHocon from './routes/configs-hocon.ts';
 import schemas from './routes/schemas.ts';
 import rules from './routes/rules.ts';
 import connectors from './routes/connectors.ts';
@@ -177,7 +178,7 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
       trace, topicMetrics, slowSubs,
       gateways, exhook, plugins, dataBackup,
       authentication, authorization, banned, zone,
-      configs, schemas,
+      configs, configsHocon, schemas,
       rules, connectors, actions, schemaRegistry,
     ]) await api.register(routesOf);
   }, { prefix: API_PREFIX });

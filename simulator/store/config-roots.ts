@@ -322,8 +322,11 @@ export class ConfigRoots {
     return deepMerge(this.defaultOf(root), this.saved()[root] ?? {}) as Obj;
   }
 
-  /** Validates, merges over the current value (secrets kept), persists and returns the new value. */
-  async put(root: ConfigRoot, body: Obj): Promise<Obj> {
+  /**
+   * Validates, merges over the current value (secrets kept), persists and returns the new value.
+   * With `replace` the body is merged over the defaults instead, so keys it leaves out reset.
+   */
+  async put(root: ConfigRoot, body: Obj, options: { replace?: boolean } = {}): Promise<Obj> {
     const current = this.get(root);
     const restored = restoreSecrets(body, current) as Obj;
     if (root === 'limiter') validateLimiter(restored);
@@ -331,7 +334,33 @@ export class ConfigRoots {
     if (root === 'dashboard' && 'default_password' in body && body.default_password !== '******' && body.default_password !== current.default_password) {
       throw new ConfigError('default_password', 'read only', undefined);
     }
-    const next = root === 'limiter' ? restored : (deepMerge(current, restored) as Obj);
+    const next = root === 'limiter' ? restored : (deepMerge(options.replace ? this.defaultOf(root) : current, restored) as Obj);
+    this.saved()[root] = next;
+    await this.ctx.persist();
+    for (const watch of this.watchers) watch(root, next);
+    return next;
+  }
+
+  /**
+   * Puts a root, or the key at `path` under it, back to the reference default (POST
+   * /configs_reset/{root}); a key without a default raises ConfigError 'no default value'.
+   */
+  async reset(root: ConfigRoot, path: string[] = []): Promise<Obj> {
+    let next: Obj;
+    if (path.length === 0) {
+      next = this.defaultOf(root);
+    } else {
+      let fallback: Json = this.defaultOf(root);
+      for (const key of path) fallback = isObj(fallback) && Object.hasOwn(fallback, key) ? fallback[key] : undefined;
+      if (fallback === undefined) throw new ConfigError(path.join('.'), 'no default value');
+      next = this.get(root);
+      let at = next;
+      for (const key of path.slice(0, -1)) {
+        if (!isObj(at[key])) at[key] = {};
+        at = at[key] as Obj;
+      }
+      at[path[path.length - 1]] = fallback;
+    }
     this.saved()[root] = next;
     await this.ctx.persist();
     for (const watch of this.watchers) watch(root, next);

@@ -26,7 +26,7 @@ async function loggedIn(path: string) {
 test('the menu shows groups in specification order with only existing screens', () => {
   const sections = menu();
   assert.equal(sections.map((s) => s.group), ['monitoring', 'management', 'integration', 'diagnose', 'system']);
-  assert.equal(sections[4].items.map((s) => s.path), ['/mqtt/general', '/listener', '/log', '/limiter', '/monitoring/alarm-settings', '/cluster', '/dashboard/nodes', '/settings']);
+  assert.equal(sections[4].items.map((s) => s.path), ['/basic-config', '/mqtt/general', '/listener', '/log', '/limiter', '/monitoring/alarm-settings', '/cluster', '/dashboard/nodes', '/settings']);
   // Spec part1 §2 lists Users under Management.
   assert.equal(breadcrumbs('/users').map((c) => c.title), ['menu.management', 'users.title']);
 });

@@ -28,6 +28,8 @@ interface Props {
   tokenize?: (text: string) => Token[];
   /** 1-based line marked in the gutter, e.g. where a compile error points. */
   errorLine?: number;
+  /** Shown and selectable, not editable. */
+  readOnly?: boolean;
 }
 
 const MAX_ITEMS = 8;
@@ -91,16 +93,18 @@ export function CodeEditor(props: Props) {
     props.onChange(target.value);
   };
 
+  // Gutter and text as tall as all lines, so a long text scrolls in the box, not inside the textarea.
+  const fullHeight = `calc(${Math.max(lines, props.minLines ?? 1)} * 1.5em + 1rem)`;
   const place = lineColumn(props.value, start);
   const gutterWidth = () => (box.current?.firstElementChild as HTMLElement | null)?.offsetWidth ?? 0;
   return (
     <div class="code-editor-wrap">
       <div ref={box} class={`code-editor${props.invalid ? ' invalid' : ''}`} data-test={props.test}
         onScroll={(e) => setScroll({ top: e.currentTarget.scrollTop, left: e.currentTarget.scrollLeft })}>
-        <ol class="code-gutter" aria-hidden="true">
+        <ol class="code-gutter" aria-hidden="true" style={{ minHeight: fullHeight }}>
           {Array.from({ length: Math.max(lines, props.minLines ?? 1) }, (_, i) => <li key={i} class={i + 1 === props.errorLine ? 'code-error-line' : undefined}>{i + 1}</li>)}
         </ol>
-        <div class="code-body">
+        <div class="code-body" style={{ minHeight: fullHeight }}>
           <pre class="code-highlight" aria-hidden="true">
             {tokens.map((token, i) => (token.type === 'text' || token.type === 'ident'
               ? token.text
@@ -108,7 +112,7 @@ export function CodeEditor(props: Props) {
             {'\n'}
           </pre>
           <textarea ref={area} id={props.id} value={props.value} aria-label={props.label} aria-invalid={props.invalid || undefined}
-            aria-autocomplete="list" aria-expanded={items.length > 0} spellcheck={false} autoComplete="off" wrap="off"
+            aria-autocomplete="list" aria-expanded={items.length > 0} spellcheck={false} autoComplete="off" wrap="off" readOnly={props.readOnly}
             data-test={props.test && `${props.test}-input`}
             onInput={onInput} onKeyDown={onKeyDown} onBlur={() => setTimeout(() => setClosed(true), 150)}
             onClick={(e) => (setCursor((e.currentTarget as HTMLTextAreaElement).selectionStart), setClosed(true))} />

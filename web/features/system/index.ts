@@ -20,7 +20,11 @@ defineMessages({
   'config.alarmSettings': { zh: '告警设置', en: 'Alarm Settings' },
   'config.integration': { zh: '监控集成', en: 'Integration' },
   'cluster.title': { zh: '集群', en: 'Cluster' },
+  'config.basic': { zh: '基础配置', en: 'Basic Config' },
 });
+
+/** The broker configuration screens share one lazy chunk (config/screens.ts). */
+const screen = (name: keyof typeof import('./config/screens.ts')) => fromFolder(() => import('./config/screens.ts'), name);
 
 export const system: Feature = {
   redirects: {
@@ -31,16 +35,17 @@ export const system: Feature = {
     { path: '/users', title: 'users.title', load: () => import('./UsersPage.tsx'), menu: { group: 'management', order: 105 } },
     { path: '/settings', title: 'settings.title', load: () => import('./SettingsPage.tsx'), menu: { group: 'system', order: 95 } },
     // Broker configuration (issue #8): config/pages.ts declares each page.
-    { path: '/mqtt/general', title: 'config.mqtt', load: fromFolder(() => import('./config/screens.ts'), 'MqttPage'), menu: { group: 'system', order: 20 } },
-    { path: '/mqtt/session', title: 'config.session', load: fromFolder(() => import('./config/screens.ts'), 'MqttPage'), parent: '/mqtt/general' },
-    { path: '/mqtt/retainer', title: 'config.retainer', load: fromFolder(() => import('./config/screens.ts'), 'MqttPage'), parent: '/mqtt/general' },
-    { path: '/mqtt/system-topic', title: 'config.systemTopic', load: fromFolder(() => import('./config/screens.ts'), 'MqttPage'), parent: '/mqtt/general' },
-    { path: '/log', title: 'config.log', load: fromFolder(() => import('./config/screens.ts'), 'LogPage'), menu: { group: 'system', order: 30 } },
-    { path: '/limiter', title: 'config.limiter', load: fromFolder(() => import('./config/screens.ts'), 'LimiterPage'), menu: { group: 'system', order: 35 } },
-    { path: '/monitoring/alarm-settings', title: 'config.monitoring', load: fromFolder(() => import('./config/screens.ts'), 'MonitoringPage'), menu: { group: 'system', order: 40 } },
-    { path: '/listener', title: 'listener.title', load: fromFolder(() => import('./config/screens.ts'), 'ListenersPage'), menu: { group: 'system', order: 25 } },
-    { path: '/listener/detail/:id', title: 'listener.detail', load: fromFolder(() => import('./config/screens.ts'), 'ListenerDetail'), parent: '/listener' },
-    { path: '/monitoring/integration', title: 'config.integration', load: fromFolder(() => import('./config/screens.ts'), 'MonitoringPage'), parent: '/monitoring/alarm-settings' },
-    { path: '/cluster', title: 'cluster.title', load: fromFolder(() => import('./config/screens.ts'), 'ClusterPage'), menu: { group: 'system', order: 45 } },
+    { path: '/mqtt/general', title: 'config.mqtt', load: screen('MqttPage'), menu: { group: 'system', order: 20 } },
+    { path: '/mqtt/session', title: 'config.session', load: screen('MqttPage'), parent: '/mqtt/general' },
+    { path: '/mqtt/retainer', title: 'config.retainer', load: screen('MqttPage'), parent: '/mqtt/general' },
+    { path: '/mqtt/system-topic', title: 'config.systemTopic', load: screen('MqttPage'), parent: '/mqtt/general' },
+    { path: '/log', title: 'config.log', load: screen('LogPage'), menu: { group: 'system', order: 30 } },
+    { path: '/limiter', title: 'config.limiter', load: screen('LimiterPage'), menu: { group: 'system', order: 35 } },
+    { path: '/monitoring/alarm-settings', title: 'config.monitoring', load: screen('MonitoringPage'), menu: { group: 'system', order: 40 } },
+    { path: '/listener', title: 'listener.title', load: screen('ListenersPage'), menu: { group: 'system', order: 25 } },
+    { path: '/listener/detail/:id', title: 'listener.detail', load: screen('ListenerDetail'), parent: '/listener' },
+    { path: '/monitoring/integration', title: 'config.integration', load: screen('MonitoringPage'), parent: '/monitoring/alarm-settings' },
+    { path: '/basic-config', title: 'config.basic', load: screen('BasicConfigPage'), menu: { group: 'system', order: 10 } },
+    { path: '/cluster', title: 'cluster.title', load: screen('ClusterPage'), menu: { group: 'system', order: 45 } },
   ],
 };

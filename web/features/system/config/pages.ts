@@ -109,3 +109,38 @@ export const limiterPage: ConfigPageDecl = {
   title: 'config.limiter',
   sections: [{ name: 'limiter', path: '/configs/limiter', fields: [rate('max_conn_rate'), rate('messages_rate'), rate('bytes_rate')] }],
 };
+
+/** Basic Config's tabs (one route, the tab in the query so a reload keeps it). */
+export const basicConfigTabs = [
+  { path: '/basic-config?tab=zone', title: 'config.zone' },
+  { path: '/basic-config?tab=dashboard', title: 'config.dashboard' },
+  { path: '/basic-config?tab=file', title: 'config.configFile' },
+];
+const basic = (tab: string, sections: ConfigSection[]): ConfigPageDecl => ({ title: 'config.basic', tabs: basicConfigTabs, active: `/basic-config?tab=${tab}`, sections });
+
+// The dashboard root's schema component, joined so that it does not read as a message key.
+const DASHBOARD_SCHEMA = ['dashboard', 'dashboard'].join('.');
+
+/** The zone tab (force shutdown, force GC of `/configs/global_zone`) and the dashboard tab. */
+export const basicConfigPages: Record<'zone' | 'dashboard', ConfigPageDecl> = {
+  zone: basic('zone', [
+    { name: 'force-shutdown', title: 'config.forceShutdown', path: '/configs/global_zone', key: 'force_shutdown', component: 'broker.force_shutdown' },
+    {
+      name: 'force-gc', title: 'config.forceGc', path: '/configs/global_zone', key: 'force_gc', component: 'broker.force_gc',
+      overrides: { labels: { count: 'config.gcCount', bytes: 'config.gcBytes' } },
+    },
+  ]),
+  dashboard: basic('dashboard', [{
+    name: 'dashboard', path: '/configs/dashboard', component: DASHBOARD_SCHEMA,
+    overrides: {
+      // Single sign-on and the HTTPS certificates stay as they are (editable in the configuration file).
+      hidden: ['sso', 'listeners.https.ssl_options'],
+      groups: [
+        { title: 'config.general', fields: ['token_expired_time', 'cors'] },
+        { title: 'config.httpListener', fields: ['listeners.http'] },
+        { title: 'config.httpsListener', fields: ['listeners.https'] },
+      ],
+      fields: { 'listeners.http.bind': { help: 'config.bindHelp' }, 'listeners.https.bind': { help: 'config.bindHelp' } },
+    },
+  }]),
+};

@@ -1,4 +1,5 @@
 /** The screens of this folder as one lazy chunk (see `fromFolder` in lib/feature.ts). */
+export { default as BasicConfigPage } from './BasicConfigPage.tsx';
 export { default as LimiterPage } from './LimiterPage.tsx';
 export { default as ListenerDetail } from './ListenerDetail.tsx';
 export { default as ListenersPage } from './ListenersPage.tsx';
