@@ -274,3 +274,47 @@ test('an unknown rule says so', async () => {
 
 test.after(cleanup);
 test.run();
+
+test('republish: MQTT 5 properties are set and cleared by name, direct dispatch toggles, and the body carries them', async () => {
+  await open('/rule/rules/create');
+  const api = fakeApi({ ...base, 'GET /rules': page([]), 'POST /rules': (call) => ({ status: 201, body: rule((call.body as { id: string }).id) }) });
+  await mount(<App />);
+  const form = await waitFor(() => byTest('rule-form'));
+  await type(byTest('rule-id'), 'props');
+  await click(byTest('rule-add-republish'));
+  await type(byTest('rule-output-topic'), 'out/${clientid}');
+  await type(document.querySelector('[data-test="rule-output-prop-Content-Type"]'), 'application/json');
+  await type(document.querySelector('[data-test="rule-output-prop-Message-Expiry-Interval"]'), '${pub_props.Message-Expiry-Interval}');
+  await type(document.querySelector('[data-test="rule-output-prop-Response-Topic"]'), 'reply/x');
+  await type(document.querySelector('[data-test="rule-output-prop-Response-Topic"]'), '');
+  await click(byTest('rule-output-direct-dispatch'));
+  await submit(form);
+  await waitFor(() => writes(api).length === 1);
+  const body = writes(api)[0][2] as { actions: { args: Record<string, unknown> }[] };
+  assert.equal(body.actions[0].args.mqtt_properties, { 'Content-Type': 'application/json', 'Message-Expiry-Interval': '${pub_props.Message-Expiry-Interval}' });
+  assert.is(body.actions[0].args.direct_dispatch, true);
+  api.restore();
+});
+
+test('function help: groups of the broker library in both languages, search, and adding a call to SELECT', async () => {
+  await open('/rule/rules/create', 'zh');
+  const api = fakeApi({ ...base, 'GET /rules': page([]) });
+  await mount(<App />);
+  await waitFor(() => byTest('rule-form'));
+  await click(byTest('rule-functions-open'));
+  const groups = () => [...document.querySelectorAll('[data-test=rule-function-group] h5')].map((h) => h.textContent);
+  assert.is(groups().length, 12);
+  assert.ok(groups().includes('字符串函数'));
+  await type(byTest('rule-functions-search'), 'sha2');
+  assert.equal(groups(), ['哈希函数']);
+  await type(byTest('rule-functions-search'), 'no-such-function');
+  assert.ok(byTest('rule-functions-none'));
+  await type(byTest('rule-functions-search'), 'upper');
+  await click(document.querySelector('[data-test=rule-function-use][data-key="upper(s)"]'));
+  assert.not.ok(byTest('rule-functions'));
+  assert.is(byTest<HTMLTextAreaElement>('rule-sql-input')!.value, 'SELECT\n  *,\n  upper(s)\nFROM\n  "t/#"');
+  setLocale('en');
+  await click(byTest('rule-functions-open'));
+  assert.ok(groups().includes('String functions'));
+  api.restore();
+});

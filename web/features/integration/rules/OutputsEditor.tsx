@@ -19,8 +19,26 @@ export const newRepublish = (): RuleAction => ({
 const QOS = ['0', '1', '2', '${qos}'];
 const RETAIN = ['false', 'true', '${retain}'];
 const fromText = (v: string) => (v === 'true' ? true : v === 'false' ? false : /^\d$/.test(v) ? Number(v) : v);
+/** The MQTT 5 properties a republish may set (each a template string; empty ones are left out). */
+export const MQTT_PROPERTIES = ['Payload-Format-Indicator', 'Message-Expiry-Interval', 'Content-Type', 'Response-Topic', 'Correlation-Data'] as const;
 
-function Republish({ args, set, error, index }: { args: Args; set: (a: Args) => void; error?: string; index: number }) {
+/** Sets or, when empty, removes one MQTT 5 property. */
+export function withProperty(props: Args, name: string, value: string): Args {
+  const { [name]: _old, ...rest } = props;
+  return value === '' ? rest : { ...rest, [name]: value };
+}
+
+const PROPERTY_HINTS: Record<string, string> = {
+  'Payload-Format-Indicator': '${pub_props.Payload-Format-Indicator}',
+  'Message-Expiry-Interval': '${pub_props.Message-Expiry-Interval}',
+  'Content-Type': 'application/json',
+  'Response-Topic': '${pub_props.Response-Topic}',
+  'Correlation-Data': '${pub_props.Correlation-Data}',
+};
+
+/** The republish arguments form (also the flow designer's republish node). */
+export function Republish({ args, set, error, index }: { args: Args; set: (a: Args) => void; error?: string; index: number }) {
+  const props = (args.mqtt_properties ?? {}) as Args;
   const field = (name: string) => ({ value: String(args[name] ?? ''), onInput: (e: Event) => set({ ...args, [name]: (e.currentTarget as HTMLInputElement).value }) });
   const choice = (name: string, values: string[]) => (
     <select value={String(args[name])} data-test={`rule-output-${name}`} onChange={(e) => set({ ...args, [name]: fromText(e.currentTarget.value) })}>
@@ -42,6 +60,24 @@ function Republish({ args, set, error, index }: { args: Args; set: (a: Args) => 
         <small class="muted">{t('rules.payloadHelp')}</small>
       </label>
       <label class="wide">{t('rules.userProperties')}<input {...field('user_properties')} data-test="rule-output-user-properties" /></label>
+      <details class="wide" data-test="rule-output-mqtt-properties" open={Object.keys(props).length > 0}>
+        <summary>{t('rules.mqttProperties')}</summary>
+        <div class="rule-grid">
+          {MQTT_PROPERTIES.map((name) => (
+            <label key={name}>
+              {name}
+              <input value={String(props[name] ?? '')} placeholder={PROPERTY_HINTS[name]} data-test={`rule-output-prop-${name}`}
+                onInput={(e) => set({ ...args, mqtt_properties: withProperty(props, name, e.currentTarget.value) })} />
+            </label>
+          ))}
+        </div>
+        <small class="muted">{t('rules.mqttPropertiesHelp')}</small>
+      </details>
+      <label class="wide">
+        <input type="checkbox" role="switch" checked={args.direct_dispatch === true} data-test="rule-output-direct-dispatch"
+          onChange={(e) => set({ ...args, direct_dispatch: e.currentTarget.checked })} />
+        {t('rules.directDispatch')}
+      </label>
     </div>
   );
 }

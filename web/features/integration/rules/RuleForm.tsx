@@ -14,9 +14,10 @@ import { CodeEditor } from '../../../ui/CodeEditor.tsx';
 import { InputsHelper } from './InputsHelper.tsx';
 import { OutputsEditor } from './OutputsEditor.tsx';
 import { rulePath, type RuleAction, type RuleEvent } from './rules.tsx';
-import { addFrom } from './sql.ts';
+import { addField, addFrom } from './sql.ts';
 import { completions } from './sqlWords.ts';
 import { TemplatesDrawer } from './TemplatesDrawer.tsx';
+import { FunctionsDrawer } from './FunctionsDrawer.tsx';
 import { TestPanel } from './TestPanel.tsx';
 import './messages.ts';
 
@@ -57,6 +58,7 @@ export function RuleForm({ initial, events, creating }: { initial: Draft; events
   const [busy, setBusy] = useState(false);
   const [testing, setTesting] = useState(false);
   const [templates, setTemplates] = useState(false);
+  const [functions, setFunctions] = useState(false);
   const words = useMemo(() => completions(events.flatMap((e) => e.columns)), [events]);
   useUnsavedGuard(JSON.stringify(draft) !== JSON.stringify(saved) && !busy);
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
@@ -107,6 +109,7 @@ export function RuleForm({ initial, events, creating }: { initial: Draft; events
           <label for="rule-sql">{t('rules.sql')}</label>
           <span class="toolbar">
             <button type="button" class="secondary outline" data-test="rule-templates-open" onClick={() => setTemplates(true)}>{t('rules.templates')}</button>
+            <button type="button" class="secondary outline" data-test="rule-functions-open" onClick={() => setFunctions(true)}>{t('rules.functions')}</button>
             <button type="button" class="secondary outline" data-test="rule-test-toggle" aria-pressed={testing} onClick={() => setTesting(!testing)}>
               {t(testing ? 'rules.hideTest' : 'rules.testSql')}
             </button>
@@ -124,6 +127,7 @@ export function RuleForm({ initial, events, creating }: { initial: Draft; events
       </div>
       <InputsHelper events={events} onAdd={(source) => set({ sql: addFrom(draft.sql, source) })} />
       {templates && <TemplatesDrawer onUse={(sql) => set({ sql })} onClose={() => setTemplates(false)} />}
+      {functions && <FunctionsDrawer onUse={(sig) => set({ sql: addField(draft.sql, sig) })} onClose={() => setFunctions(false)} />}
     </form>
   );
 }

@@ -25,6 +25,16 @@ export function addFrom(sql: string, source: string): string {
   return sql.slice(0, at) + next + sql.slice(at + list.length);
 }
 
+/**
+ * The SQL with `expr` added to the end of its field list (before FROM): `SELECT *` becomes
+ * `SELECT *, expr`; a SQL without FROM gets it appended.
+ */
+export function addField(sql: string, expr: string): string {
+  const match = /\s+FROM\s/i.exec(sql);
+  if (!match) return `${sql.trimEnd()}\n  ${expr}`;
+  return `${sql.slice(0, match.index).trimEnd()},\n  ${expr}${sql.slice(match.index)}`;
+}
+
 /** The `/rule_events` event a FROM entry is tested with: `$events/...` itself, sources, else message publish. */
 export function eventOf(from: string | undefined): string {
   if (from?.startsWith('$events/')) return from;

@@ -6,7 +6,7 @@
 import type { Completion } from '../../../ui/CodeEditor.tsx';
 import { SQL_KEYWORDS } from '../../../lib/sqlTokens.ts';
 
-const GROUPS: Record<string, string> = {
+export const FUNCTION_GROUPS: Record<string, string> = {
   math: 'abs(x) acos(x) acosh(x) asin(x) asinh(x) atan(x) atanh(x) ceil(x) cos(x) cosh(x) exp(x) floor(x) fmod(x,y) log(x) log10(x) log2(x) power(x,y) round(x) sin(x) sinh(x) sqrt(x) tan(x) tanh(x) random() div(x,y) mod(x,y)',
   types: 'is_null(v) is_not_null(v) is_null_var(v) is_not_null_var(v) is_str(v) is_bool(v) is_int(v) is_float(v) is_num(v) is_map(v) is_array(v)',
   convert: 'str(v) str_utf8(v) str_utf16_le(v) bool(v) int(v) float(v) float(v,n) float2str(x,n) map(v) bin2hexstr(b) hexstr2bin(s) int2hexstr(i)',
@@ -24,7 +24,7 @@ const GROUPS: Record<string, string> = {
 /** Every function once (the first signature), with its group and arguments as the detail. */
 export const FUNCTIONS: Completion[] = (() => {
   const seen = new Map<string, Completion>();
-  for (const [group, list] of Object.entries(GROUPS)) {
+  for (const [group, list] of Object.entries(FUNCTION_GROUPS)) {
     for (const signature of list.split(' ')) {
       const name = signature.slice(0, signature.indexOf('('));
       if (!seen.has(name)) seen.set(name, { label: name, kind: 'function', detail: `${signature.slice(name.length)} · ${group}` });
