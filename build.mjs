@@ -1,7 +1,10 @@
 // Builds the console into dist/: code-split ESM with hashed names and relative URLs, a size table
 // per chunk (raw, gzip, brotli), and a failing exit when a budget of DESIGN.md §6 is exceeded.
 // `--watch` rebuilds on change with preact/debug; `--if-needed` skips when dist/ is up to date.
+// Pico's rules that cannot match anything the console renders are left out of the stylesheet
+// (build/css-purge.mjs); `--no-css-purge` ships Pico whole.
 import * as esbuild from 'esbuild';
+import { addSource, addThirdParty, emptyUsage, purgeCss } from './build/css-purge.mjs';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +16,7 @@ const web = path.join(root, 'web');
 const out = path.join(root, 'dist');
 const args = new Set(process.argv.slice(2));
 const watch = args.has('--watch');
+const cssPurge = !args.has('--no-css-purge');
 
 /** Budgets in gzip bytes (DESIGN.md §6). */
 export const BUDGETS = { login: 45 * 1024, lazyChunk: 30 * 1024, total: 320 * 1024 };
@@ -31,9 +35,71 @@ function newestMtime(dir) {
 function upToDate() {
   const stamp = path.join(out, 'index.html');
   if (!existsSync(stamp)) return false;
-  const sources = Math.max(newestMtime(web), ...['build.mjs', 'package-lock.json'].map((f) => statSync(path.join(root, f)).mtimeMs));
+  const sources = Math.max(newestMtime(web), newestMtime(path.join(root, 'build')),
+    ...['build.mjs', 'package-lock.json'].map((f) => statSync(path.join(root, f)).mtimeMs));
   return statSync(stamp).mtimeMs >= sources;
 }
+
+/**
+ * Third-party code that creates DOM the stylesheet may style (charts, the flow editor): the words
+ * of its strings count as elements, classes and values, all its words as attribute names.
+ */
+const THIRD_PARTY_UI = ['frappe-charts/dist/frappe-charts.min.umd.js', 'drawflow/dist/drawflow.min.js'];
+/**
+ * Pico selectors kept whatever the source scan says: state the browser or Pico's own markup
+ * adds at run time. Add a pattern here rather than a marker in a component.
+ */
+export const CSS_KEEP = [];
+
+function sourceFiles(dir, found = [], dirs = []) {
+  dirs.push(dir);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) sourceFiles(full, found, dirs);
+    else if (/\.(tsx?|jsx?|mjs|html?|css)$/.test(entry.name)) found.push(full);
+  }
+  return found;
+}
+
+/** What the purge removed in the last build, for the size report. */
+const purged = { selectors: 0, keyframes: 0, bytes: 0 };
+
+/**
+ * What the console can render, read from web/ and the DOM-building libraries, plus the
+ * animation names its own stylesheets use (so Pico keyframes they reference stay).
+ */
+export function consoleUsage() {
+  const usage = emptyUsage();
+  const keyframes = new Set();
+  for (const file of sourceFiles(web)) {
+    const text = readFileSync(file, 'utf8');
+    if (file.endsWith('.css')) {
+      for (const m of text.matchAll(/animation(?:-name)?\s*:([^;}]*)/gi)) for (const t of m[1].match(/-?[A-Za-z_][\w-]*/g) ?? []) keyframes.add(t);
+    } else addSource(usage, text, file);
+  }
+  for (const lib of THIRD_PARTY_UI) {
+    const file = path.join(root, 'node_modules', lib);
+    if (existsSync(file)) addThirdParty(usage, readFileSync(file, 'utf8'));
+  }
+  return { usage, keyframes };
+}
+
+/** Serves Pico's stylesheets purged of the rules nothing in the console can match. */
+const purgePico = {
+  name: 'purge-pico',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]@picocss[\\/]pico[\\/]css[\\/][^\\/]+\.css$/ }, (args) => {
+      const { usage, keyframes } = consoleUsage();
+      const css = readFileSync(args.path, 'utf8');
+      const result = purgeCss(css, usage, { keep: CSS_KEEP, keyframesUsedElsewhere: keyframes });
+      Object.assign(purged, { selectors: result.removedSelectors.length, keyframes: result.removedKeyframes.length, bytes: css.length - result.css.length });
+      // Any change in web/ may use another element or class: rebuild Pico then (watch mode).
+      const dirs = [];
+      const files = sourceFiles(web, [], dirs);
+      return { contents: result.css, loader: 'css', watchFiles: files, watchDirs: dirs };
+    });
+  },
+};
 
 const options = {
   absWorkingDir: root,
@@ -67,6 +133,7 @@ const options = {
     'import.meta.env': JSON.stringify({ MODE: watch ? 'development' : 'production' }),
   },
   plugins: [
+    ...(cssPurge ? [purgePico] : []),
     {
       name: 'html',
       setup(build) {
@@ -138,6 +205,7 @@ export function report(metafile) {
   console.log(`\nlogin page JS+CSS gzip ${kb(loginGzip)} KB (budget ${BUDGETS.login / 1024} KB)`);
   console.log(`largest lazy chunk gzip ${kb(sizes[largest]?.gzip ?? 0)} KB (budget ${BUDGETS.lazyChunk / 1024} KB)${largest ? ' ' + path.relative('dist', largest) : ''}`);
   console.log(`all chunks gzip         ${kb(total)} KB (budget ${BUDGETS.total / 1024} KB)`);
+  console.log(cssPurge ? `Pico purge: ${purged.selectors} selectors, ${purged.keyframes} keyframes removed (${kb(purged.bytes).trim()} KB raw before minifying)` : 'Pico purge: off');
   const breaches = [];
   if (loginGzip > BUDGETS.login) breaches.push(`login page ${kb(loginGzip)} KB > ${BUDGETS.login / 1024} KB`);
   if ((sizes[largest]?.gzip ?? 0) > BUDGETS.lazyChunk) breaches.push(`chunk ${largest} > ${BUDGETS.lazyChunk / 1024} KB`);
