@@ -18,16 +18,19 @@ defineMessages({
   'accessControl.flapping': { zh: '连接抖动检测', en: 'Flapping Detect' },
 });
 
+/** The access-control screens (authentication, authorization, banned, flapping) as one lazy chunk: they share most of their code */
+const screen = (name: keyof typeof import('./screens.ts')) => fromFolder(() => import('./screens.ts'), name);
+
 export const accessControl: Feature = {
   screens: [
-    { path: '/authentication', title: 'accessControl.authentication', load: fromFolder(() => import('./authentication/screens.ts'), 'AuthenticationPage'), menu: { group: 'management', order: 10, under: 'accessControl' } },
-    { path: '/authentication/create', title: 'accessControl.authnCreate', load: fromFolder(() => import('./authentication/screens.ts'), 'AuthnCreatePage'), parent: '/authentication' },
-    { path: '/authentication/detail/:id', title: 'accessControl.authnDetail', load: fromFolder(() => import('./authentication/screens.ts'), 'AuthnDetailPage'), parent: '/authentication' },
-    { path: '/authorization', title: 'accessControl.authorization', load: fromFolder(() => import('./authorization/screens.ts'), 'AuthorizationPage'), menu: { group: 'management', order: 11, under: 'accessControl' } },
-    { path: '/authorization/create', title: 'accessControl.authzCreate', load: fromFolder(() => import('./authorization/screens.ts'), 'AuthzCreatePage'), parent: '/authorization' },
-    { path: '/authorization/detail/:type', title: 'accessControl.authzDetail', load: fromFolder(() => import('./authorization/screens.ts'), 'AuthzDetailPage'), parent: '/authorization' },
-    { path: '/authorization/settings', title: 'accessControl.authzSettings', load: fromFolder(() => import('./authorization/screens.ts'), 'AuthzSettingsPage'), parent: '/authorization' },
-    { path: '/banned-clients', title: 'accessControl.banned', load: () => import('./banned/BannedPage.tsx'), menu: { group: 'management', order: 55 } },
-    { path: '/flapping-detect', title: 'accessControl.flapping', load: () => import('./flapping/FlappingPage.tsx'), menu: { group: 'management', order: 56 }, parent: '/banned-clients' },
+    { path: '/authentication', title: 'accessControl.authentication', load: screen('AuthenticationPage'), menu: { group: 'management', order: 10, under: 'accessControl' } },
+    { path: '/authentication/create', title: 'accessControl.authnCreate', load: screen('AuthnCreatePage'), parent: '/authentication' },
+    { path: '/authentication/detail/:id', title: 'accessControl.authnDetail', load: screen('AuthnDetailPage'), parent: '/authentication' },
+    { path: '/authorization', title: 'accessControl.authorization', load: screen('AuthorizationPage'), menu: { group: 'management', order: 11, under: 'accessControl' } },
+    { path: '/authorization/create', title: 'accessControl.authzCreate', load: screen('AuthzCreatePage'), parent: '/authorization' },
+    { path: '/authorization/detail/:type', title: 'accessControl.authzDetail', load: screen('AuthzDetailPage'), parent: '/authorization' },
+    { path: '/authorization/settings', title: 'accessControl.authzSettings', load: screen('AuthzSettingsPage'), parent: '/authorization' },
+    { path: '/banned-clients', title: 'accessControl.banned', load: screen('BannedPage'), menu: { group: 'management', order: 55 } },
+    { path: '/flapping-detect', title: 'accessControl.flapping', load: screen('FlappingPage'), menu: { group: 'management', order: 56 }, parent: '/banned-clients' },
   ],
 };

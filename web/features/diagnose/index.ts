@@ -9,10 +9,13 @@ defineMessages({
   'diagnose.websocket': { zh: 'WebSocket 客户端', en: 'WebSocket Client' },
 });
 
+/** Log trace and the WebSocket client as one lazy chunk (the MQTT library stays its own) */
+const screen = (name: keyof typeof import('./screens.ts')) => fromFolder(() => import('./screens.ts'), name);
+
 export const diagnose: Feature = {
   screens: [
-    { path: '/log-trace', title: 'diagnose.logTrace', load: fromFolder(() => import('./log-trace/screens.ts'), 'LogTracePage'), menu: { group: 'diagnose', order: 10 } },
-    { path: '/log-trace/detail/:id', title: 'diagnose.traceDetail', load: fromFolder(() => import('./log-trace/screens.ts'), 'TraceDetail'), parent: '/log-trace' },
-    { path: '/websocket', title: 'diagnose.websocket', load: () => import('./websocket/WebSocketPage.tsx'), menu: { group: 'diagnose', order: 20 } },
+    { path: '/log-trace', title: 'diagnose.logTrace', load: screen('LogTracePage'), menu: { group: 'diagnose', order: 10 } },
+    { path: '/log-trace/detail/:id', title: 'diagnose.traceDetail', load: screen('TraceDetail'), parent: '/log-trace' },
+    { path: '/websocket', title: 'diagnose.websocket', load: screen('WebSocketPage'), menu: { group: 'diagnose', order: 20 } },
   ],
 };

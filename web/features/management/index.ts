@@ -27,25 +27,31 @@ defineMessages({
   'management.schemaDetail': { zh: 'Schema 详情', en: 'Schema details' },
 });
 
+/** Gateways, ExHook and plugins as one lazy chunk */
+const extension = (name: keyof typeof import('./extensions.screens.ts')) => fromFolder(() => import('./extensions.screens.ts'), name);
+
+/** Advanced MQTT, API keys, backup and the schema registry as one lazy chunk */
+const admin = (name: keyof typeof import('./admin.screens.ts')) => fromFolder(() => import('./admin.screens.ts'), name);
+
 export const management: Feature = {
   screens: [
-    { path: '/topic-rewrite', title: 'management.topicRewrite', load: () => import('./topic-rewrite/TopicRewritePage.tsx'), menu: { group: 'management', order: 60, under: 'advancedMqtt' } },
-    { path: '/auto-sub', title: 'management.autoSubscribe', load: () => import('./auto-subscribe/AutoSubscribePage.tsx'), menu: { group: 'management', order: 61, under: 'advancedMqtt' } },
-    { path: '/delayed-pub', title: 'management.delayedPublish', load: fromFolder(() => import('./delayed/screens.ts'), 'DelayedPage'), menu: { group: 'management', order: 62, under: 'advancedMqtt' } },
-    { path: '/delayed-pub-configuration', title: 'management.delayedSettings', load: fromFolder(() => import('./delayed/screens.ts'), 'DelayedSettingsPage'), parent: '/delayed-pub' },
-    { path: '/api-key', title: 'management.apiKeys', load: () => import('./api-keys/ApiKeysPage.tsx'), menu: { group: 'management', order: 100 } },
-    { path: '/plugins', title: 'management.plugins', load: fromFolder(() => import('./plugins/screens.ts'), 'PluginsPage'), menu: { group: 'management', order: 22, under: 'extensions' } },
-    { path: '/plugins/install', title: 'management.pluginInstall', load: fromFolder(() => import('./plugins/screens.ts'), 'PluginInstall'), parent: '/plugins' },
-    { path: '/plugins/detail/:nameVersion', title: 'management.pluginDetail', load: fromFolder(() => import('./plugins/screens.ts'), 'PluginDetail'), parent: '/plugins' },
-    { path: '/gateway', title: 'management.gateways', load: fromFolder(() => import('./gateways/screens.ts'), 'GatewaysPage'), menu: { group: 'management', order: 20, under: 'extensions' } },
-    { path: '/gateway/create/:name', title: 'management.gatewayCreate', load: fromFolder(() => import('./gateways/screens.ts'), 'GatewayCreate'), parent: '/gateway' },
-    { path: '/gateway/detail/:name/:tab', title: 'management.gatewayDetail', load: fromFolder(() => import('./gateways/screens.ts'), 'GatewayDetail'), parent: '/gateway' },
-    { path: '/exhook', title: 'management.exhook', load: fromFolder(() => import('./exhook/screens.ts'), 'ExhookPage'), menu: { group: 'management', order: 21, under: 'extensions' } },
-    { path: '/exhook/create', title: 'management.exhookCreate', load: fromFolder(() => import('./exhook/screens.ts'), 'ExhookCreate'), parent: '/exhook' },
-    { path: '/exhook/detail/:name', title: 'management.exhookDetail', load: fromFolder(() => import('./exhook/screens.ts'), 'ExhookDetail'), parent: '/exhook' },
-    { path: '/backup', title: 'management.backup', load: () => import('./backup/BackupPage.tsx'), menu: { group: 'management', order: 90 } },
-    { path: '/schema-registry', title: 'management.schemaRegistry', load: fromFolder(() => import('./schema-registry/screens.ts'), 'SchemaRegistryPage'), menu: { group: 'management', order: 50 } },
-    { path: '/schema-registry/create', title: 'management.schemaCreate', load: fromFolder(() => import('./schema-registry/screens.ts'), 'SchemaEdit'), parent: '/schema-registry' },
-    { path: '/schema-registry/detail/:name', title: 'management.schemaDetail', load: fromFolder(() => import('./schema-registry/screens.ts'), 'SchemaEdit'), parent: '/schema-registry' },
+    { path: '/topic-rewrite', title: 'management.topicRewrite', load: admin('TopicRewritePage'), menu: { group: 'management', order: 60, under: 'advancedMqtt' } },
+    { path: '/auto-sub', title: 'management.autoSubscribe', load: admin('AutoSubscribePage'), menu: { group: 'management', order: 61, under: 'advancedMqtt' } },
+    { path: '/delayed-pub', title: 'management.delayedPublish', load: admin('DelayedPage'), menu: { group: 'management', order: 62, under: 'advancedMqtt' } },
+    { path: '/delayed-pub-configuration', title: 'management.delayedSettings', load: admin('DelayedSettingsPage'), parent: '/delayed-pub' },
+    { path: '/api-key', title: 'management.apiKeys', load: admin('ApiKeysPage'), menu: { group: 'management', order: 100 } },
+    { path: '/plugins', title: 'management.plugins', load: extension('PluginsPage'), menu: { group: 'management', order: 22, under: 'extensions' } },
+    { path: '/plugins/install', title: 'management.pluginInstall', load: extension('PluginInstall'), parent: '/plugins' },
+    { path: '/plugins/detail/:nameVersion', title: 'management.pluginDetail', load: extension('PluginDetail'), parent: '/plugins' },
+    { path: '/gateway', title: 'management.gateways', load: extension('GatewaysPage'), menu: { group: 'management', order: 20, under: 'extensions' } },
+    { path: '/gateway/create/:name', title: 'management.gatewayCreate', load: extension('GatewayCreate'), parent: '/gateway' },
+    { path: '/gateway/detail/:name/:tab', title: 'management.gatewayDetail', load: extension('GatewayDetail'), parent: '/gateway' },
+    { path: '/exhook', title: 'management.exhook', load: extension('ExhookPage'), menu: { group: 'management', order: 21, under: 'extensions' } },
+    { path: '/exhook/create', title: 'management.exhookCreate', load: extension('ExhookCreate'), parent: '/exhook' },
+    { path: '/exhook/detail/:name', title: 'management.exhookDetail', load: extension('ExhookDetail'), parent: '/exhook' },
+    { path: '/backup', title: 'management.backup', load: admin('BackupPage'), menu: { group: 'management', order: 90 } },
+    { path: '/schema-registry', title: 'management.schemaRegistry', load: admin('SchemaRegistryPage'), menu: { group: 'management', order: 50 } },
+    { path: '/schema-registry/create', title: 'management.schemaCreate', load: admin('SchemaEdit'), parent: '/schema-registry' },
+    { path: '/schema-registry/detail/:name', title: 'management.schemaDetail', load: admin('SchemaEdit'), parent: '/schema-registry' },
   ],
 };

@@ -24,6 +24,9 @@ defineMessages({
   'monitoring.slowSubSettings': { zh: '慢订阅设置', en: 'Slow subscription settings' },
 });
 
+/** The clients, subscriptions, retained, alarms, topic metrics and slow subscriptions screens as one lazy chunk; the dashboard keeps its own */
+const screen = (name: keyof typeof import('./screens.ts')) => fromFolder(() => import('./screens.ts'), name);
+
 export const monitoring: Feature = {
   redirects: {
     '/dashboard': '/dashboard/overview',
@@ -35,15 +38,15 @@ export const monitoring: Feature = {
     { path: '/dashboard/nodes', title: 'monitoring.nodes', load: fromFolder(() => import('./dashboard/screens.ts'), 'NodesPage'), menu: { group: 'system', order: 80 } },
     { path: '/dashboard/nodes/:node', title: 'monitoring.nodeDetail', load: fromFolder(() => import('./dashboard/screens.ts'), 'NodeDetail'), parent: '/dashboard/nodes' },
     { path: '/dashboard/metrics', title: 'monitoring.metrics', load: fromFolder(() => import('./dashboard/screens.ts'), 'MetricsPage'), parent: '/dashboard/overview' },
-    { path: '/clients', title: 'monitoring.clients', load: fromFolder(() => import('./clients/screens.ts'), 'ClientsPage'), menu: { group: 'monitoring', order: 20 } },
-    { path: '/clients/detail/:clientId', title: 'monitoring.clientDetail', load: fromFolder(() => import('./clients/screens.ts'), 'ClientDetail'), parent: '/clients' },
-    { path: '/subscriptions/subscription', title: 'monitoring.subscriptions', load: fromFolder(() => import('./subscriptions/screens.ts'), 'SubscriptionsPage'), menu: { group: 'monitoring', order: 30 } },
-    { path: '/subscriptions/topics', title: 'monitoring.topics', load: fromFolder(() => import('./subscriptions/screens.ts'), 'TopicsPage'), menu: { group: 'monitoring', order: 40 } },
-    { path: '/retained', title: 'monitoring.retained', load: () => import('./retained/RetainedPage.tsx'), menu: { group: 'monitoring', order: 50 } },
-    { path: '/alarm/current-alarm', title: 'monitoring.alarms', load: () => import('./alarms/AlarmsPage.tsx'), menu: { group: 'monitoring', order: 60 } },
-    { path: '/topic-metrics', title: 'monitoring.topicMetrics', load: () => import('./topic-metrics/TopicMetricsPage.tsx'), menu: { group: 'monitoring', order: 70 } },
-    { path: '/slow-sub', title: 'monitoring.slowSubscriptions', load: fromFolder(() => import('./slow-subs/screens.ts'), 'SlowSubsPage'), menu: { group: 'monitoring', order: 80 } },
-    { path: '/slow-sub/config', title: 'monitoring.slowSubSettings', load: fromFolder(() => import('./slow-subs/screens.ts'), 'SlowSubsSettings'), parent: '/slow-sub' },
-    { path: '/alarm/history-alarm', title: 'monitoring.historyAlarms', load: () => import('./alarms/AlarmsPage.tsx'), parent: '/alarm/current-alarm' },
+    { path: '/clients', title: 'monitoring.clients', load: screen('ClientsPage'), menu: { group: 'monitoring', order: 20 } },
+    { path: '/clients/detail/:clientId', title: 'monitoring.clientDetail', load: screen('ClientDetail'), parent: '/clients' },
+    { path: '/subscriptions/subscription', title: 'monitoring.subscriptions', load: screen('SubscriptionsPage'), menu: { group: 'monitoring', order: 30 } },
+    { path: '/subscriptions/topics', title: 'monitoring.topics', load: screen('TopicsPage'), menu: { group: 'monitoring', order: 40 } },
+    { path: '/retained', title: 'monitoring.retained', load: screen('RetainedPage'), menu: { group: 'monitoring', order: 50 } },
+    { path: '/alarm/current-alarm', title: 'monitoring.alarms', load: screen('AlarmsPage'), menu: { group: 'monitoring', order: 60 } },
+    { path: '/topic-metrics', title: 'monitoring.topicMetrics', load: screen('TopicMetricsPage'), menu: { group: 'monitoring', order: 70 } },
+    { path: '/slow-sub', title: 'monitoring.slowSubscriptions', load: screen('SlowSubsPage'), menu: { group: 'monitoring', order: 80 } },
+    { path: '/slow-sub/config', title: 'monitoring.slowSubSettings', load: screen('SlowSubsSettings'), parent: '/slow-sub' },
+    { path: '/alarm/history-alarm', title: 'monitoring.historyAlarms', load: screen('AlarmsPage'), parent: '/alarm/current-alarm' },
   ],
 };

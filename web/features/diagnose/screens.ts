@@ -1,0 +1,4 @@
+/** Log trace and the WebSocket client as one lazy chunk (the MQTT library stays its own) (see `fromFolder` in lib/feature.ts). */
+export { LogTracePage } from './log-trace/screens.ts';
+export { TraceDetail } from './log-trace/screens.ts';
+export { default as WebSocketPage } from './websocket/WebSocketPage.tsx';
