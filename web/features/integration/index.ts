@@ -1,5 +1,5 @@
 /**
- * Integration: rules, connectors, actions, sources and webhooks (flows join later). Screen texts
+ * Integration: rules, connectors, actions, sources, flows and webhooks. Screen texts
  * live in each folder's messages.ts.
  */
 import { fromFolder, type Feature } from '../../lib/feature.ts';
@@ -22,28 +22,34 @@ defineMessages({
   'integration.webhook': { zh: 'Webhook', en: 'Webhook' },
   'integration.webhookCreate': { zh: '创建 Webhook', en: 'Create webhook' },
   'integration.webhookDetail': { zh: 'Webhook 详情', en: 'Webhook details' },
+  'integration.flows': { zh: 'Flow 设计器', en: 'Flows' },
+  'integration.flowCreate': { zh: '创建 Flow', en: 'Create flow' },
+  'integration.flowDetail': { zh: 'Flow 详情', en: 'Flow details' },
 });
 
-/** The connector, action, source and webhook screens share one chunk (connectors/screens.ts). */
-const bridges = (name: keyof typeof import('./connectors/screens.ts')) => fromFolder(() => import('./connectors/screens.ts'), name);
+/** Every integration screen but the flow designer shares one chunk (screens.ts). */
+const screen = (name: keyof typeof import('./screens.ts')) => fromFolder(() => import('./screens.ts'), name);
 
 export const integration: Feature = {
   screens: [
-    { path: '/rule/rules', title: 'integration.rules', load: () => import('./rules/RulesPage.tsx'), menu: { group: 'integration', order: 10 } },
-    { path: '/rule/rules/create', title: 'integration.ruleCreate', load: () => import('./rules/RuleEditor.tsx'), parent: '/rule/rules' },
-    { path: '/rule/rules/:id', title: 'integration.ruleDetail', load: () => import('./rules/RuleEditor.tsx'), parent: '/rule/rules' },
-    { path: '/connector', title: 'integration.connectors', load: bridges('ConnectorsPage'), menu: { group: 'integration', order: 5 } },
-    { path: '/connector/create', title: 'integration.connectorCreate', load: bridges('ConnectorCreate'), parent: '/connector' },
-    { path: '/connector/:id', title: 'integration.connectorDetail', load: bridges('ConnectorDetail'), parent: '/connector' },
-    { path: '/rule/actions', title: 'integration.actions', load: bridges('ActionsPage'), menu: { group: 'integration', order: 20 } },
-    { path: '/rule/actions/create', title: 'integration.actionCreate', load: bridges('ActionEdit'), parent: '/rule/actions' },
-    { path: '/rule/actions/:id', title: 'integration.actionDetail', load: bridges('ActionEdit'), parent: '/rule/actions' },
-    { path: '/rule/source', title: 'integration.sources', load: bridges('SourcesPage'), menu: { group: 'integration', order: 25 } },
-    { path: '/rule/source/create', title: 'integration.sourceCreate', load: bridges('ActionEdit'), parent: '/rule/source' },
-    { path: '/rule/source/:id', title: 'integration.sourceDetail', load: bridges('ActionEdit'), parent: '/rule/source' },
-    { path: '/webhook', title: 'integration.webhook', load: bridges('WebhookPage'), menu: { group: 'integration', order: 30 } },
-    { path: '/webhook/create', title: 'integration.webhookCreate', load: bridges('WebhookEdit'), parent: '/webhook' },
-    { path: '/webhook/:name', title: 'integration.webhookDetail', load: bridges('WebhookEdit'), parent: '/webhook' },
+    { path: '/rule/rules', title: 'integration.rules', load: screen('RulesPage'), menu: { group: 'integration', order: 10 } },
+    { path: '/rule/rules/create', title: 'integration.ruleCreate', load: screen('RuleEditor'), parent: '/rule/rules' },
+    { path: '/rule/rules/:id', title: 'integration.ruleDetail', load: screen('RuleEditor'), parent: '/rule/rules' },
+    { path: '/connector', title: 'integration.connectors', load: screen('ConnectorsPage'), menu: { group: 'integration', order: 5 } },
+    { path: '/connector/create', title: 'integration.connectorCreate', load: screen('ConnectorCreate'), parent: '/connector' },
+    { path: '/connector/:id', title: 'integration.connectorDetail', load: screen('ConnectorDetail'), parent: '/connector' },
+    { path: '/rule/actions', title: 'integration.actions', load: screen('ActionsPage'), menu: { group: 'integration', order: 20 } },
+    { path: '/rule/actions/create', title: 'integration.actionCreate', load: screen('ActionEdit'), parent: '/rule/actions' },
+    { path: '/rule/actions/:id', title: 'integration.actionDetail', load: screen('ActionEdit'), parent: '/rule/actions' },
+    { path: '/rule/source', title: 'integration.sources', load: screen('SourcesPage'), menu: { group: 'integration', order: 25 } },
+    { path: '/rule/source/create', title: 'integration.sourceCreate', load: screen('ActionEdit'), parent: '/rule/source' },
+    { path: '/rule/source/:id', title: 'integration.sourceDetail', load: screen('ActionEdit'), parent: '/rule/source' },
+    { path: '/flow', title: 'integration.flows', load: screen('FlowsPage'), menu: { group: 'integration', order: 27 } },
+    { path: '/flow/create', title: 'integration.flowCreate', load: () => import('./flows/FlowDesigner.tsx'), parent: '/flow' },
+    { path: '/flow/:id', title: 'integration.flowDetail', load: () => import('./flows/FlowDesigner.tsx'), parent: '/flow' },
+    { path: '/webhook', title: 'integration.webhook', load: screen('WebhookPage'), menu: { group: 'integration', order: 30 } },
+    { path: '/webhook/create', title: 'integration.webhookCreate', load: screen('WebhookEdit'), parent: '/webhook' },
+    { path: '/webhook/:name', title: 'integration.webhookDetail', load: screen('WebhookEdit'), parent: '/webhook' },
   ],
   redirects: { '/rule': '/rule/rules' },
 };

@@ -1,0 +1,138 @@
+/**
+ * The drawing surface of the flow designer over drawflow. The designer's graph is the truth; the
+ * canvas draws it and reports what the user does on it (a connection drawn or removed, a node
+ * deleted, moved or opened). Changes the designer makes itself are applied quietly, so they are
+ * not reported back. Node contents are set as escaped HTML only (drawflow takes HTML).
+ */
+import Drawflow from 'drawflow';
+import { isSink, isSource, NODE_HEIGHT, NODE_WIDTH, type FlowNode } from './graph.ts';
+
+export interface CanvasEvents {
+  /** A connection drawn by the user; returns why it is refused (it is then taken away), or nothing. */
+  connect: (from: string, to: string) => string | undefined;
+  disconnect: (from: string, to: string) => void;
+  removed: (id: string) => void;
+  open: (id: string) => void;
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
+/** The inside of a node: its kind, its text and, when set, a warning line. All escaped. */
+export const nodeHtml = (kind: string, text: string, warning?: string) =>
+  `<div class="flow-node-kind">${escapeHtml(kind)}</div><div class="flow-node-text" title="${escapeHtml(text)}">${escapeHtml(text)}</div>` +
+  (warning ? `<div class="flow-node-warning">${escapeHtml(warning)}</div>` : '');
+
+const group = (node: FlowNode) => (isSource(node.kind) ? 'source' : isSink(node.kind) ? 'sink' : 'processing');
+const OUT = 'output_1';
+const IN = 'input_1';
+
+export class Canvas {
+  private editor: Drawflow;
+  private ids = new Map<string, number>();
+  private names = new Map<string, string>();
+  private quiet = false;
+  private down = { x: 0, y: 0 };
+  private container: HTMLElement;
+
+  constructor(container: HTMLElement, events: CanvasEvents) {
+    this.container = container;
+    const editor = new Drawflow(container);
+    editor.reroute = false;
+    editor.start();
+    this.editor = editor;
+    const name = (id: unknown) => this.names.get(String(id)) ?? '';
+    editor.on('connectionCreated', ({ output_id, input_id }) => {
+      if (this.quiet) return;
+      if (events.connect(name(output_id), name(input_id))) this.calmly(() => editor.removeSingleConnection(output_id, input_id, OUT, IN));
+    });
+    editor.on('connectionRemoved', ({ output_id, input_id }) => {
+      if (!this.quiet) events.disconnect(name(output_id), name(input_id));
+    });
+    editor.on('nodeRemoved', (id) => {
+      const node = name(id);
+      this.ids.delete(node);
+      this.names.delete(String(id));
+      if (!this.quiet) events.removed(node);
+    });
+    // A click on a node that did not move it opens it; so do Enter and Space on a focused node.
+    container.addEventListener('pointerdown', (e) => (this.down = { x: e.clientX, y: e.clientY }));
+    container.addEventListener('click', (e) => {
+      const el = this.nodeElement(e.target);
+      const still = Math.abs(e.clientX - this.down.x) + Math.abs(e.clientY - this.down.y) < 5;
+      if (el && still && !(e.target as Element).closest('.input, .output, .drawflow-delete')) events.open(el.dataset.key!);
+    });
+    container.addEventListener('keydown', (e) => {
+      const el = this.nodeElement(e.target);
+      if (el && e.target === el && (e.key === 'Enter' || e.key === ' ')) (e.preventDefault(), events.open(el.dataset.key!));
+    });
+  }
+
+  private nodeElement(target: EventTarget | null) {
+    return (target as Element | null)?.closest?.<HTMLElement>('.drawflow-node[data-key]') ?? undefined;
+  }
+
+  private calmly(run: () => void) {
+    this.quiet = true;
+    try {
+      run();
+    } finally {
+      this.quiet = false;
+    }
+  }
+
+  add(node: FlowNode, label: string, html: string) {
+    const inputs = isSource(node.kind) ? 0 : 1;
+    const outputs = isSink(node.kind) ? 0 : 1;
+    let id = 0;
+    this.calmly(() => (id = Number(this.editor.addNode(node.kind, inputs, outputs, node.x, node.y, `flow-node flow-${group(node)}`, {}, html, false))));
+    this.ids.set(node.id, id);
+    this.names.set(String(id), node.id);
+    const el = this.container.querySelector<HTMLElement>(`#node-${id}`)!;
+    Object.assign(el.dataset, { test: 'flow-node', key: node.id, kind: node.kind });
+    el.tabIndex = 0;
+    el.setAttribute('aria-label', label);
+    el.style.width = `${NODE_WIDTH}px`;
+    el.style.minHeight = `${NODE_HEIGHT}px`;
+  }
+
+  /** Updates the text, label and state classes of a node. */
+  paint(node: FlowNode, label: string, html: string, error: boolean) {
+    const el = this.container.querySelector<HTMLElement>(`#node-${this.ids.get(node.id)}`);
+    const content = el?.querySelector('.drawflow_content_node');
+    if (!el || !content) return;
+    if (content.innerHTML !== html) content.innerHTML = html;
+    el.setAttribute('aria-label', label);
+    el.classList.toggle('flow-node-error', error);
+  }
+
+  connect(from: string, to: string) {
+    const a = this.ids.get(from);
+    const b = this.ids.get(to);
+    if (a !== undefined && b !== undefined) this.calmly(() => this.editor.addConnection(a, b, OUT, IN));
+  }
+
+  disconnect(from: string, to: string) {
+    const a = this.ids.get(from);
+    const b = this.ids.get(to);
+    if (a !== undefined && b !== undefined) this.calmly(() => this.editor.removeSingleConnection(a, b, OUT, IN));
+  }
+
+  remove(id: string) {
+    const n = this.ids.get(id);
+    if (n !== undefined) this.calmly(() => this.editor.removeNodeId(`node-${n}`));
+  }
+
+  /** Zooms out (down to half size) so that content `width` × `height` px fits the canvas. */
+  fit(width: number, height: number) {
+    const { clientWidth, clientHeight } = this.container;
+    if (!clientWidth || !clientHeight) return;
+    this.editor.zoom = Math.max(0.5, Math.min(1, clientWidth / width, clientHeight / height));
+    this.editor.zoom_refresh();
+  }
+
+  destroy() {
+    this.calmly(() => this.editor.clear());
+    this.container.replaceChildren();
+  }
+}
