@@ -1,6 +1,6 @@
 // The per-client authorization cache of EMQX (`authorization.cache`: enable, max_size, ttl,
 // excludes from the authorization settings): every publish and subscribe decision of the
-// authorizer (broker/authz.ts, which this wraps) is remembered as {access, topic, result}, so
+// authorizer (broker/authz.ts, asked on a miss) is remembered as {access, topic, result}, so
 // GET /clients/{clientid}/authorization/cache has the real entries, and the authorize counters
 // (client.authorize, authorization.allow/deny, cache_hit/miss) move. The deny action is applied
 // here too: a denied publish is dropped (ignore) or ends the connection (disconnect); a denied
@@ -8,7 +8,9 @@
 import type { Aedes, Client } from 'aedes';
 import type { Store } from '../store/index.ts';
 import { topicMatches } from '../store/topic.ts';
-import { droppedPackets, NotAuthorized } from './authz.ts';
+import type { AuthzSettings } from '../store/authz.ts';
+import { decidePublish, droppedPackets, NotAuthorized } from './authz.ts';
+import { aedesVerdict, brokerHooks, type Verdict } from './hooks.ts';
 
 export interface AuthzCacheEntry {
   access: 'publish' | 'subscribe';
@@ -37,23 +39,48 @@ export function clearAllAuthzCaches(store: Store): void {
   for (const session of store.mqtt.sessions.values()) if (session.client) clearAuthzCache(session.client);
 }
 
-/** Wraps the publish and subscribe authorization hooks with the cache and its counters. */
+/**
+ * Makes the publish decision of the hook chain (cache, then the authorizer on a miss) and wraps
+ * the subscribe authorization hook with the cache and its counters.
+ */
 export function installAuthzCache(broker: Aedes, store: Store): void {
   const metrics = store.mqtt.metrics;
   const { clock } = store;
   ttlMs = () => store.authz.cacheTtlMs();
 
+  // The cache settings, read once per settings object (PUT /authorization/settings replaces it).
+  let seen: Readonly<AuthzSettings> | null = null;
+  let enabled = false;
+  let excludes: readonly string[] = [];
+  let maxSize = 0;
+  let ttl = 0;
+  const settings = (): void => {
+    const current = store.authz.current();
+    if (current === seen) return;
+    seen = current;
+    enabled = current.cache.enable;
+    excludes = current.cache.excludes;
+    maxSize = current.cache.max_size;
+    ttl = store.authz.cacheTtlMs();
+  };
+
   function cacheable(topic: string): boolean {
-    const { cache } = store.authz.current();
-    return cache.enable && !cache.excludes.some((f) => topicMatches(f, topic));
+    settings();
+    if (!enabled) return false;
+    for (let i = 0; i < excludes.length; i++) if (topicMatches(excludes[i], topic)) return false;
+    return true;
   }
+
+  // The cache key: a publish decision under its topic (no string is built per message), a
+  // subscribe decision under the topic behind a NUL, which no valid topic contains.
+  const keyOf = (access: AuthzCacheEntry['access'], topic: string) => (access === 'publish' ? topic : `\u0000${topic}`);
 
   // The cached decision, if a fresh one exists.
   function lookup(client: Client, access: AuthzCacheEntry['access'], topic: string): AuthzCacheEntry | undefined {
     metrics['client.authorize']++;
     if (!cacheable(topic)) return undefined;
-    const entry = caches.get(client)?.get(`${access}:${topic}`);
-    if (entry && clock.now() - entry.updated_time < ttlMs()) {
+    const entry = caches.get(client)?.get(keyOf(access, topic));
+    if (entry && entry.access === access && clock.now() - entry.updated_time < ttl) {
       metrics['authorization.cache_hit']++;
       return entry;
     }
@@ -69,44 +96,34 @@ export function installAuthzCache(broker: Aedes, store: Store): void {
       cache = new Map();
       caches.set(client, cache);
     }
-    const key = `${access}:${topic}`;
+    const key = keyOf(access, topic);
     cache.delete(key);
-    const max = store.authz.current().cache.max_size;
-    while (cache.size >= max) cache.delete(cache.keys().next().value as string);
+    while (cache.size >= maxSize) cache.delete(cache.keys().next().value as string);
     cache.set(key, { access, result: allowed ? 'allow' : 'deny', topic, updated_time: clock.now() });
   }
 
   // A denied publish: dropped after its acknowledgement, or the connection is closed.
-  function denyPublish(packet: object, callback: (err?: Error | null) => void): void {
+  function denyPublish(packet: object): Verdict {
     metrics['packets.publish.auth_error']++;
-    if (store.authz.current().deny_action === 'disconnect') {
-      callback(new NotAuthorized());
-      return;
-    }
+    if (store.authz.current().deny_action === 'disconnect') return new NotAuthorized();
     droppedPackets.add(packet);
-    callback(null);
+    return null;
   }
 
-  const authorizePublish = broker.authorizePublish;
-  broker.authorizePublish = (client, packet, callback) => {
+  brokerHooks(broker).decide((client, packet) => {
     // Messages the broker publishes itself (wills aside) are not authorized in EMQX either.
-    if (!client) {
-      authorizePublish.call(broker, client, packet, callback);
-      return;
-    }
+    if (!client) return aedesVerdict(client, packet);
     const cached = lookup(client, 'publish', packet.topic);
     if (cached) {
-      metrics[cached.result === 'allow' ? 'authorization.allow' : 'authorization.deny']++;
-      if (cached.result === 'allow') callback(null);
-      else denyPublish(packet, callback);
-      return;
+      const allowed = cached.result === 'allow';
+      metrics[allowed ? 'authorization.allow' : 'authorization.deny']++;
+      return allowed ? null : denyPublish(packet);
     }
-    authorizePublish.call(broker, client, packet, (err) => {
+    return decidePublish(store, client, packet).then((err) => {
       remember(client, 'publish', packet.topic, !err);
-      if (err instanceof NotAuthorized) denyPublish(packet, callback);
-      else callback(err);
+      return err ? denyPublish(packet) : null;
     });
-  };
+  });
 
   const authorizeSubscribe = broker.authorizeSubscribe;
   broker.authorizeSubscribe = (client, sub, callback) => {

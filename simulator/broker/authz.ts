@@ -2,7 +2,7 @@
 // first; then the enabled sources in chain order (built-in database, file, http; database
 // backends are not queried and pass the request on), the first allow/deny deciding; nobody
 // deciding → the `no_match` setting. Each source counts its decisions. The cache and the deny
-// action (drop or disconnect) live in authz-cache.ts, which wraps these hooks.
+// action (drop or disconnect) live in authz-cache.ts, which asks these decisions on a miss.
 import type { Aedes, Client, PublishPacket } from 'aedes';
 import type { AuthzRequest, MatchContext } from '../store/acl-file.ts';
 import { matchRules, normalizeRule, type Rule } from '../store/authz.ts';
@@ -10,6 +10,7 @@ import { callHttp } from '../store/auth-http.ts';
 import type { Store } from '../store/index.ts';
 import { clientAuth, peerhost } from './authn.ts';
 import { connectInfo } from './connect.ts';
+import { brokerHooks } from './hooks.ts';
 import { apiMade } from './sessions.ts';
 
 /** Packets whose publish was denied with deny_action = ignore: accepted, acknowledged, dropped. */
@@ -77,18 +78,17 @@ export async function authorize(store: Store, client: Client, req: AuthzRequest)
   return store.authz.settings().no_match;
 }
 
-/** Replaces Aedes' allow-everything hooks with the real decisions. */
-export function installAuthz(broker: Aedes, store: Store): void {
-  const defaultPublish = broker.authorizePublish;
-  broker.authorizePublish = (client, packet, callback) => {
-    if (!client) {
-      defaultPublish.call(broker, client, packet, callback);
-      return;
-    }
-    authorize(store, client, { action: 'publish', topic: packet.topic, qos: packet.qos ?? 0, retain: packet.retain ?? false })
-      .then((d) => callback(d === 'allow' ? null : new NotAuthorized()), () => callback(new NotAuthorized()));
-  };
+/** The decision on one PUBLISH of a connected client: null allows, NotAuthorized refuses. */
+export function decidePublish(store: Store, client: Client, packet: PublishPacket): Promise<NotAuthorized | null> {
+  return authorize(store, client, { action: 'publish', topic: packet.topic, qos: packet.qos ?? 0, retain: packet.retain ?? false })
+    .then((d) => (d === 'allow' ? null : new NotAuthorized()), () => new NotAuthorized());
+}
 
+/**
+ * Replaces Aedes' allow-everything subscribe hook with the real decisions; the publish decision
+ * is made through the cache (authz-cache.ts), which calls decidePublish.
+ */
+export function installAuthz(broker: Aedes, store: Store): void {
   broker.authorizeSubscribe = (client, sub, callback) => {
     // Subscriptions the REST API makes for a client are not authorized (EMQX's channel call).
     if (apiMade.has(sub)) {
@@ -100,14 +100,9 @@ export function installAuthz(broker: Aedes, store: Store): void {
   };
 
   // Denied publishes that are ignored never reach subscribers (nor the retained store).
-  type Publish = (packet: PublishPacket, client: Client | null, done: (err?: Error | null) => void) => void;
-  const publish = broker.publish as unknown as Publish;
-  (broker as unknown as { publish: Publish }).publish = (packet, client, done) => {
-    if (typeof client === 'function') [client, done] = [null, client as never];
-    if (droppedPackets.has(packet)) {
-      done(null);
-      return;
-    }
-    publish.call(broker, packet, client ?? null, done);
-  };
+  brokerHooks(broker).message.add('authz', (packet, _client, done) => {
+    if (!droppedPackets.has(packet)) return false;
+    done?.(null);
+    return true;
+  });
 }

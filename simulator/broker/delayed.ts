@@ -8,6 +8,7 @@ import type { Aedes, Client, PublishPacket } from 'aedes';
 import type { Store } from '../store/index.ts';
 import { parseDelayedTopic, type DelayedMessage } from '../store/delayed.ts';
 import { connectInfo } from './connect.ts';
+import { brokerHooks } from './hooks.ts';
 import { countReceived } from './metrics.ts';
 import { publishedBy } from './sessions.ts';
 
@@ -29,14 +30,24 @@ export function installDelayed(broker: Aedes, store: Store): void {
     if (client) countReceived(metrics, packet, client);
   };
 
-  const publish = broker.publish as unknown as Publish;
-  (broker as unknown as { publish: Publish }).publish = (packet, client, done) => {
-    // Aedes also calls publish(packet, done).
-    if (typeof client === 'function') [client, done] = [null, client as Done];
+  // The settings, read once per settings object (PUT /mqtt/delayed replaces it).
+  let seen: unknown = null;
+  let enabled = false;
+  const isEnabled = () => {
+    const source = (store.state as { delayed?: unknown }).delayed;
+    if (seen === null || source !== seen) {
+      seen = source;
+      enabled = delayed.config().enable;
+    }
+    return enabled;
+  };
+
+  brokerHooks(broker).message.add('delayed', (packet, client, done) => {
+    if (!packet.topic.startsWith('$delayed/') || !isEnabled()) return false;
     const now = clock.now();
-    const target = delayed.config().enable && packet.topic.startsWith('$delayed/') ? parseDelayedTopic(packet.topic, now) : null;
-    if (!target) return publish.call(broker, packet, client ?? null, done);
-    countHeld(packet, client ?? null);
+    const target = parseDelayedTopic(packet.topic, now);
+    if (!target) return false;
+    countHeld(packet, client);
     const from = client
       ? { clientid: client.id, username: connectInfo(client)?.username ?? mqtt.sessions.get(client.id)?.username ?? null }
       : publishedBy.get(packet) ?? { clientid: null, username: null };
@@ -49,7 +60,8 @@ export function installDelayed(broker: Aedes, store: Store): void {
     if (held) metrics['messages.delayed']++;
     // The publisher gets its acknowledgement either way (allow_publish = false, not an error).
     process.nextTick(() => done?.());
-  };
+    return true;
+  });
 
   function release(m: DelayedMessage) {
     const packet = {

@@ -16,6 +16,7 @@ import { installAutoSubscribe } from './auto-subscribe.ts';
 import { createBridge, type Bridge } from './bridge.ts';
 import { installConnect } from './connect.ts';
 import { installDelayed } from './delayed.ts';
+import { brokerHooks } from './hooks.ts';
 import { installMetrics, tapConnection } from './metrics.ts';
 import { installRewrite } from './rewrite.ts';
 import { installSessions } from './sessions.ts';
@@ -25,19 +26,16 @@ import { installTrace } from './trace.ts';
 import { installMqttLimits } from './mqtt-limits.ts';
 import { installSysTopics } from './sys-topics.ts';
 
-// Each installer adds one concern's hooks and listeners; later modules (authn, authz, banned,
-// rewrite, rule engine tap …) join this table.
-// Wrappers installed later run first: rewrite before delayed publish (EMQX hook priorities 980
-// and 860), and auto subscribe outermost so its subscriptions skip authorization.
-// The diagnosis taps come last: the trace sees the packet id the slow subscription tap assigns.
+// Each installer adds one concern's hooks and listeners. The per-message work (publish
+// authorization, message.publish, deliveries, the publish event, received packets) is done by
+// steps in the ordered chains of hooks.ts, whose table fixes their order; the remaining
+// wrappers (authenticate, authorizeSubscribe) run the later installed first: auto subscribe is
+// outermost so its subscriptions skip authorization.
 const INSTALLERS = [
   installConnect, installSessions, installMetrics,
   installBanned, installFlapping, installAuthn, installAuthz,
-  // MQTT limits wrap authorization and its cache (authz replaces Aedes' base hooks, so the limits
-  // cannot sit inside it; a cache hit would skip them), and authn's authenticate.
+  // MQTT limits wrap authorization of subscriptions and its cache, and authn's authenticate.
   installAuthzCache, installMqttLimits, installDelayed, installRewrite, installAutoSubscribe,
-  // The rule engine sits after slow subscriptions (it reuses the packet id that tap assigns to
-  // recognise acknowledgements for message_acked) and before the trace, which logs that id.
   installTopicMetrics, installSlowSubs, installRuleEngine, installTrace,
   installSysTopics,
 ];
@@ -55,6 +53,8 @@ export interface MqttBroker {
 export async function createBroker(store: Store): Promise<MqttBroker> {
   const aedes = await Aedes.createBroker({ id: store.cluster.self });
   for (const install of INSTALLERS) install(aedes, store);
+  // The publish event's steps share one "does anybody subscribe?" answer per message.
+  brokerHooks(aedes).hasSubscriber((topic) => store.mqtt.hasSubscriber(topic));
   return {
     aedes,
     accept(stream, req) {

@@ -6,6 +6,7 @@ import type { Aedes, Client, PublishPacket } from 'aedes';
 import { zeroCounters, type ClientCounters } from '../store/client-record.ts';
 import type { Store } from '../store/index.ts';
 import type { MetricKey, Metrics } from '../store/metrics.ts';
+import { brokerHooks } from './hooks.ts';
 
 // Received packet type → counters. The broker's answer is counted with the request when MQTT
 // makes it unconditional: PUBREC → PUBREL [MQTT-4.3.3-1], PUBREL → PUBCOMP [MQTT-4.3.3-2],
@@ -33,10 +34,6 @@ const QOS_SENT: readonly MetricKey[] = ['messages.qos0.sent', 'messages.qos1.sen
 const CLIENT_QOS_RECEIVED = ['recv_msg.qos0', 'recv_msg.qos1', 'recv_msg.qos2'] as const;
 const CLIENT_QOS_SENT = ['send_msg.qos0', 'send_msg.qos1', 'send_msg.qos2'] as const;
 
-interface ParsingClient {
-  _parser?: { on(event: 'packet', listener: (packet: { cmd: string; qos?: number }) => void): void };
-}
-
 type Deliver = (packet: { qos: number; topic: string }, done: () => void) => void;
 
 interface DeliveringClient {
@@ -62,19 +59,13 @@ export function deliveringQos(): number {
 }
 
 /**
- * Starts counting a new connection: every packet its parser produces, and the QoS of each
- * delivery to it (Aedes keeps its parser on `_parser` and its delivery functions on the client).
+ * Starts counting a new connection: every packet its parser produces (the packet step of
+ * installMetrics counts connections that have counters), and the QoS of each delivery to it
+ * (Aedes keeps its delivery functions on the client).
  */
-export function tapConnection(client: Client, metrics: Metrics): ClientCounters {
+export function tapConnection(client: Client, _metrics: Metrics): ClientCounters {
   const counters = zeroCounters();
   countersByClient.set(client, counters);
-  (client as unknown as ParsingClient)._parser?.on('packet', (packet) => {
-    metrics['packets.received']++;
-    counters.recv_pkt++;
-    const keys = RECEIVED[packet.cmd];
-    if (keys) for (const key of keys) metrics[key]++;
-    counters.send_pkt += packet.cmd === 'publish' ? (packet.qos ? 1 : 0) : (ANSWERED[packet.cmd] ?? 0);
-  });
   const delivering = client as unknown as DeliveringClient;
   const deliver0 = delivering.deliver0;
   const deliverQoS = delivering.deliverQoS;
@@ -115,16 +106,28 @@ export function installMetrics(broker: Aedes, store: Store): void {
   const { mqtt } = store;
   const metrics = mqtt.metrics;
 
-  broker.on('publish', (packet, client) => {
+  const hooks = brokerHooks(broker);
+  hooks.published.add('metrics', (packet, client, subscribed) => {
     // $SYS messages are the broker's own and not counted as published, as in EMQX.
     if (packet.topic.startsWith('$SYS/')) return;
     metrics['messages.publish']++;
     // EMQX drops a message nobody subscribes to and counts it (messages.dropped.no_subscribers).
-    if (!mqtt.hasSubscriber(packet.topic)) {
+    if (!subscribed) {
       metrics['messages.dropped']++;
       metrics['messages.dropped.no_subscribers']++;
     }
     if (client) countReceived(metrics, packet, client);
+  });
+
+  // Every packet a tapped connection receives.
+  hooks.packet.add('metrics', (client, packet) => {
+    const counters = countersByClient.get(client);
+    if (!counters) return;
+    metrics['packets.received']++;
+    counters.recv_pkt++;
+    const keys = RECEIVED[packet.cmd];
+    if (keys) for (let i = 0; i < keys.length; i++) metrics[keys[i]]++;
+    counters.send_pkt += packet.cmd === 'publish' ? (packet.qos ? 1 : 0) : (ANSWERED[packet.cmd] ?? 0);
   });
 
   broker.on('ack', () => {
@@ -137,9 +140,7 @@ export function installMetrics(broker: Aedes, store: Store): void {
   });
 
   // Called once per delivery to a subscriber, right before the PUBLISH is written.
-  const forward = broker.authorizeForward;
-  broker.authorizeForward = (client, packet) => {
-    const result = forward.call(broker, client, packet);
+  hooks.forward.add('metrics', (client, _packet, result) => {
     if (result) {
       metrics['messages.sent']++;
       metrics['messages.delivered']++;
@@ -153,5 +154,5 @@ export function installMetrics(broker: Aedes, store: Store): void {
       }
     }
     return result;
-  };
+  });
 }

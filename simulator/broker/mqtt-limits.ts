@@ -2,11 +2,12 @@
 // retainer limits: max_packet_size closes the connection (frame_too_large), max_clientid_len refuses
 // the CONNECT (identifier rejected), topic levels / wildcard / retain / QoS / subscription quota are
 // checked per packet; retained messages follow the retainer's enable, count, size and expiry.
-import type { Aedes, AuthenticateError, Client, PublishPacket, Subscription } from 'aedes';
+import type { Aedes, AuthenticateError, PublishPacket, Subscription } from 'aedes';
 import { parseBytesize, parseDuration, structDefaults } from '../store/config-roots.ts';
 import type { Store } from '../store/index.ts';
 import { listenerOfSocket } from '../store/listeners.ts';
 import { parseShare } from '../store/topic.ts';
+import { brokerHooks } from './hooks.ts';
 
 export interface MqttZone {
   max_packet_size: string | number;
@@ -19,22 +20,36 @@ export interface MqttZone {
   [key: string]: unknown;
 }
 
+/** The zone settings the per-packet checks read, parsed once per zone object. */
+export interface ZoneLimits {
+  zone: MqttZone;
+  /** max_packet_size in bytes (Infinity when it does not parse). */
+  maxPacketSize: number;
+}
+
 let mqttDefaults: MqttZone | null = null;
 
-const zoneCache = new WeakMap<Store, { source: unknown; zone: MqttZone }>();
+const zoneCache = new WeakMap<Store, { source: unknown; limits: ZoneLimits }>();
 
 /**
- * The zone's `mqtt` settings (GET /configs/global_zone), over the reference's defaults. Read for
- * every packet, so it is cached until the zone store replaces its persisted object.
+ * The zone's `mqtt` settings (GET /configs/global_zone), over the reference's defaults, with the
+ * sizes parsed. Read for every packet, so it is cached until the zone store replaces its
+ * persisted object.
  */
-export function mqttZone(store: Store): MqttZone {
+export function zoneLimits(store: Store): ZoneLimits {
   const source = (store.state as { zone?: unknown }).zone;
   const cached = zoneCache.get(store);
-  if (cached && cached.source === source) return cached.zone;
+  if (cached && cached.source === source) return cached.limits;
   mqttDefaults ??= structDefaults('mqtt', 'mqtt') as MqttZone;
   const zone = { ...mqttDefaults, ...(store.zone.get().mqtt as Partial<MqttZone>) };
-  zoneCache.set(store, { source: (store.state as { zone?: unknown }).zone, zone });
-  return zone;
+  const limits = { zone, maxPacketSize: parseBytesize(zone.max_packet_size) ?? Infinity };
+  zoneCache.set(store, { source: (store.state as { zone?: unknown }).zone, limits });
+  return limits;
+}
+
+/** The zone's `mqtt` settings over the reference's defaults. */
+export function mqttZone(store: Store): MqttZone {
+  return zoneLimits(store).zone;
 }
 
 interface ParserLike {
@@ -43,8 +58,11 @@ interface ParserLike {
   _emitError(err: Error): void;
 }
 
+/** Number of levels of a topic, counted without splitting it. */
 function levels(topic: string): number {
-  return topic.split('/').length;
+  let n = 1;
+  for (let i = topic.indexOf('/'); i >= 0; i = topic.indexOf('/', i + 1)) n++;
+  return n;
 }
 
 function isWildcard(filter: string): boolean {
@@ -57,26 +75,29 @@ export function installMqttLimits(broker: Aedes, store: Store): void {
   const metrics = mqtt.metrics;
 
   // max_packet_size: checked as soon as a packet's length is known (emqx_frame frame_too_large).
+  // One function for every connection's parser (the parser calls it for every packet, so its
+  // call site stays monomorphic), around the parser's own method.
+  let parseLength: ((this: ParserLike) => boolean) | null = null;
+  const limitedLength = function (this: ParserLike): boolean {
+    const ok = (parseLength as (this: ParserLike) => boolean).call(this);
+    if (ok && this.packet.length > zoneLimits(store).maxPacketSize) {
+      metrics['packets.received']++;
+      if (this.packet.cmd === 'publish') {
+        metrics['packets.publish.received']++;
+        metrics['packets.publish.error']++;
+      }
+      this._emitError(new Error('frame_too_large'));
+      return false;
+    }
+    return ok;
+  };
   const handle = broker.handle;
   broker.handle = (stream, req) => {
     const client = handle(stream, req);
     const parser = (client as unknown as { _parser?: ParserLike })._parser;
-    if (parser) {
-      const parseLength = parser._parseLength;
-      parser._parseLength = function limitedLength(this: ParserLike) {
-        const ok = parseLength.call(this);
-        const max = parseBytesize(mqttZone(store).max_packet_size) ?? Infinity;
-        if (ok && this.packet.length > max) {
-          metrics['packets.received']++;
-          if (this.packet.cmd === 'publish') {
-            metrics['packets.publish.received']++;
-            metrics['packets.publish.error']++;
-          }
-          this._emitError(new Error('frame_too_large'));
-          return false;
-        }
-        return ok;
-      };
+    if (parser && parser._parseLength !== limitedLength) {
+      parseLength ??= parser._parseLength;
+      parser._parseLength = limitedLength;
     }
     return client;
   };
@@ -93,25 +114,19 @@ export function installMqttLimits(broker: Aedes, store: Store): void {
   };
 
   // Publish caps (emqx_mqtt_caps:check_pub): a violation disconnects the client.
-  const authorizePublish = broker.authorizePublish;
-  broker.authorizePublish = (client: Client | null, packet: PublishPacket, callback) => {
-    if (client) {
-      const zone = mqttZone(store);
-      let problem: string | null = null;
-      if (levels(packet.topic) > zone.max_topic_levels) problem = 'topic_name_invalid';
-      else if (packet.retain && !zone.retain_available) problem = 'retain_not_supported';
-      else if ((packet.qos ?? 0) > zone.max_qos_allowed) problem = 'qos_not_supported';
-      if (problem) {
-        metrics['packets.publish.error']++;
-        client.close();
-        return;
-      }
+  const hooks = brokerHooks(broker);
+  hooks.guard.add('mqtt-limits', (client, packet) => {
+    const zone = zoneLimits(store).zone;
+    if (levels(packet.topic) > zone.max_topic_levels || (packet.retain && !zone.retain_available) || (packet.qos ?? 0) > zone.max_qos_allowed) {
+      metrics['packets.publish.error']++;
+      client.close();
+      return true;
     }
-    authorizePublish.call(broker, client as Client, packet, (err?: Error | null) => {
-      if (!err && packet.retain) limitRetain(packet);
-      callback(err);
-    });
-  };
+    return false;
+  });
+  hooks.after.add('mqtt-limits', (_client, packet, verdict) => {
+    if (!verdict && packet.retain) limitRetain(packet);
+  });
 
   // A retained message the retainer does not keep is still delivered, only not stored.
   const limitRetain = (packet: PublishPacket) => {

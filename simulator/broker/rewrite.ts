@@ -3,23 +3,18 @@
 // message go through the store's rules. Authorization sees the topic the client sent, as in EMQX;
 // subscriptions made by the REST API or by auto subscribe are not rewritten (EMQX subscribes
 // those without running the hooks), and neither are Aedes' own `$SYS/` messages.
-import type { Aedes, Client, PublishPacket, Subscription } from 'aedes';
+import type { Aedes, Client, Subscription } from 'aedes';
 import type { Store } from '../store/index.ts';
+import type { RewriteBinds } from '../store/rewrite.ts';
 import { parseShare } from '../store/topic.ts';
 import { connectInfo } from './connect.ts';
+import { brokerHooks } from './hooks.ts';
 import { publishedBy } from './sessions.ts';
-
-type Done = (error?: Error) => void;
-type Publish = (packet: PublishPacket, client: Client | null, done?: Done) => void;
 
 interface Parsed {
   cmd: string;
   subscriptions?: Subscription[];
   unsubscriptions?: string[];
-}
-
-interface ParsingClient {
-  _parser?: { prependListener(event: 'packet', listener: (packet: Parsed) => void): void };
 }
 
 /** Installs the rewriting of subscribe, unsubscribe and publish topics. */
@@ -28,9 +23,16 @@ export function installRewrite(broker: Aedes, store: Store): void {
   // Subscriptions that came in a SUBSCRIBE packet: only those are rewritten.
   const fromPacket = new WeakSet<object>();
 
-  const binds = (client: Client | null, packet?: object) => {
+  // A connection's placeholders do not change while it lasts: made once per client.
+  const clientBinds = new WeakMap<Client, RewriteBinds>();
+  const binds = (client: Client | null, packet?: object): RewriteBinds => {
     if (!client) return packet ? publishedBy.get(packet) ?? {} : {};
-    return { clientid: client.id, username: connectInfo(client)?.username ?? mqtt.sessions.get(client.id)?.username ?? null };
+    let known = clientBinds.get(client);
+    if (!known || known.clientid !== client.id) {
+      known = { clientid: client.id, username: connectInfo(client)?.username ?? mqtt.sessions.get(client.id)?.username ?? null };
+      clientBinds.set(client, known);
+    }
+    return known;
   };
 
   // $share/<group>/ and $queue/ prefixes stay; the filter behind them is rewritten.
@@ -41,18 +43,15 @@ export function installRewrite(broker: Aedes, store: Store): void {
     return prefix + rewrite.rewrite(share.topic, 'subscribe', binds(client));
   };
 
-  // Sees every packet before Aedes does (its own listener was added first, so prepend).
-  const handle = broker.handle;
-  broker.handle = (stream, req) => {
-    const client = handle(stream, req);
-    (client as unknown as ParsingClient)._parser?.prependListener('packet', (packet) => {
-      if (packet.cmd === 'subscribe') for (const sub of packet.subscriptions ?? []) fromPacket.add(sub);
-      if (packet.cmd === 'unsubscribe' && packet.unsubscriptions && rewrite.has('subscribe')) {
-        packet.unsubscriptions = packet.unsubscriptions.map((topic) => rewriteFilter(client, topic));
-      }
-    });
-    return client;
-  };
+  // Sees every packet before Aedes does (a `received` step).
+  const hooks = brokerHooks(broker);
+  hooks.received.add('rewrite', (client, parsed) => {
+    const packet = parsed as unknown as Parsed;
+    if (packet.cmd === 'subscribe') for (const sub of packet.subscriptions ?? []) fromPacket.add(sub);
+    if (packet.cmd === 'unsubscribe' && packet.unsubscriptions && rewrite.has('subscribe')) {
+      packet.unsubscriptions = packet.unsubscriptions.map((topic) => rewriteFilter(client, topic));
+    }
+  });
 
   // After authorization, so it decides on the topic the client asked for. The subscription
   // object is changed in place: Aedes stores and reports that same object.
@@ -65,14 +64,11 @@ export function installRewrite(broker: Aedes, store: Store): void {
   };
 
   // message.publish: every message, from clients, wills, the publish API and delayed publish.
-  const publish = broker.publish as unknown as Publish;
-  (broker as unknown as { publish: Publish }).publish = (packet, client, done) => {
-    // Aedes also calls publish(packet, done).
-    if (typeof client === 'function') [client, done] = [null, client as Done];
+  hooks.message.add('rewrite', (packet, client) => {
     if (rewrite.has('publish') && !packet.topic.startsWith('$SYS/')) {
       // In place, so the metrics and retained listeners keep recognising the packet.
-      packet.topic = rewrite.rewrite(packet.topic, 'publish', binds(client ?? null, packet));
+      packet.topic = rewrite.rewrite(packet.topic, 'publish', binds(client, packet));
     }
-    publish.call(broker, packet, client ?? null, done);
-  };
+    return false;
+  });
 }

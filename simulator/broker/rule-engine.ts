@@ -16,6 +16,7 @@ import type { RepublishArgs, RuleAction, RuleRecord } from '../store/rules.ts';
 import { rfc3339 } from '../store/time.ts';
 import { topicMatches, topicNameProblem } from '../store/topic.ts';
 import { connectInfo } from './connect.ts';
+import { brokerHooks } from './hooks.ts';
 import { deliveringQos } from './metrics.ts';
 import { publishedBy } from './sessions.ts';
 
@@ -207,11 +208,12 @@ export function installRuleEngine(broker: Aedes, store: Store): void {
   }
 
   // message_publish (the topic itself) and message_dropped (nobody subscribes).
-  broker.on('publish', (packet, client) => {
+  const hooks = brokerHooks(broker);
+  hooks.published.add('rule-engine', (packet, client, subscribed) => {
     if (!active()) return;
     const from = publisher(packet, client);
     fire(packet.topic, () => messageColumns('message.publish', packet, from), packet);
-    if (!packet.topic.startsWith('$SYS/') && !mqtt.hasSubscriber(packet.topic)) {
+    if (!subscribed) {
       fire('$events/message_dropped', () => ({ ...messageColumns('message.dropped', packet, from), reason: 'no_subscribers' }), packet);
     }
   });
@@ -232,9 +234,7 @@ export function installRuleEngine(broker: Aedes, store: Store): void {
   // (as the slow subscriptions tap does; when that tap already numbered it, its id is kept).
   const unacked = new WeakMap<Client, Map<number, PublishPacket>>();
 
-  const forward = broker.authorizeForward;
-  broker.authorizeForward = (client, packet) => {
-    const result = forward.call(broker, client, packet);
+  hooks.forward.add('rule-engine', (client, packet, result) => {
     if (!active()) return result;
     if (!result) {
       const expiry = (packet as { messageExpiry?: number }).messageExpiry;
@@ -257,19 +257,16 @@ export function installRuleEngine(broker: Aedes, store: Store): void {
     waiting.set(id, result);
     if (waiting.size > 10_000) waiting.delete(waiting.keys().next().value as number);
     return out;
-  };
+  });
 
   // EMQX raises message.acked on PUBACK (QoS 1) and PUBREC (QoS 2).
-  broker.on('client', (client) => {
-    const parser = (client as unknown as { _parser?: { on(e: 'packet', l: (p: { cmd: string; messageId?: number }) => void): void } })._parser;
-    parser?.on('packet', (ack) => {
-      if (ack.cmd !== 'puback' && ack.cmd !== 'pubrec') return;
-      const waiting = unacked.get(client);
-      const delivered = waiting?.get(ack.messageId ?? 0);
-      if (!delivered) return;
-      waiting!.delete(ack.messageId ?? 0);
-      fire('$events/message_acked', () => ({ ...deliveryColumns('message.acked', client, delivered), puback_props: { 'User-Property': {} } }), delivered);
-    });
+  hooks.packet.add('rule-engine', (client, ack) => {
+    if (ack.cmd !== 'puback' && ack.cmd !== 'pubrec') return;
+    const waiting = unacked.get(client);
+    const delivered = waiting?.get(ack.messageId ?? 0);
+    if (!delivered) return;
+    waiting!.delete(ack.messageId ?? 0);
+    fire('$events/message_acked', () => ({ ...deliveryColumns('message.acked', client, delivered), puback_props: { 'User-Property': {} } }), delivered);
   });
 
   function connColumns(client: Client): Obj {
@@ -340,7 +337,7 @@ export function installRuleEngine(broker: Aedes, store: Store): void {
     }
   });
 
-  // Authorization results: this wrapper is installed after authz, so it sees the final answer.
+  // Authorization results: the step runs after the decision, so it sees the final answer.
   function authzEvent(client: Client | null, topic: string, action: 'publish' | 'subscribe', allowed: boolean): void {
     if (!client || !active()) return;
     const peer = peerOf(client);
@@ -350,13 +347,7 @@ export function installRuleEngine(broker: Aedes, store: Store): void {
     }));
   }
 
-  const authorizePublish = broker.authorizePublish;
-  broker.authorizePublish = (client, packet, callback) => {
-    authorizePublish.call(broker, client, packet, (err) => {
-      authzEvent(client, packet.topic, 'publish', !err);
-      callback(err);
-    });
-  };
+  hooks.after.add('rule-engine', (client, packet, verdict) => authzEvent(client, packet.topic, 'publish', !verdict));
 
   const authorizeSubscribe = broker.authorizeSubscribe;
   broker.authorizeSubscribe = (client, sub, callback) => {

@@ -7,6 +7,7 @@ import { zeroCounters } from '../store/client-record.ts';
 import type { Store } from '../store/index.ts';
 import { plainAddress } from '../store/mqtt.ts';
 import { connectInfo } from './connect.ts';
+import { brokerHooks } from './hooks.ts';
 import { countersOf } from './metrics.ts';
 
 /** Subscription objects and unsubscribe lists the bridge handed to Aedes for the REST API. */
@@ -79,7 +80,7 @@ export function installSessions(broker: Aedes, store: Store): void {
     mqtt.unsubscribed(client, topics);
   });
 
-  broker.on('publish', (packet, client: Client | null) => {
+  brokerHooks(broker).published.add('sessions', (packet, client) => {
     if (!packet.retain || packet.topic.startsWith('$SYS/')) return;
     const from = client
       ? { clientid: client.id, username: mqtt.sessions.get(client.id)?.username ?? null }

@@ -6,6 +6,7 @@
 // statistics are disabled, the default.
 import type { Aedes, Client } from 'aedes';
 import type { Store } from '../store/index.ts';
+import { brokerHooks } from './hooks.ts';
 import { deliveringQos } from './metrics.ts';
 
 interface Pending {
@@ -17,7 +18,6 @@ interface Pending {
 
 interface AckingClient {
   _nextId: number;
-  _parser?: { on(event: 'packet', listener: (packet: { cmd: string; messageId?: number }) => void): void };
 }
 
 /** Deliveries a client has not acknowledged yet are bounded, for clients that never answer. */
@@ -25,7 +25,7 @@ const MAX_PENDING = 10_000;
 /** Receive times are kept for this many recent messages (looked up when they are delivered). */
 const MAX_RECEIVED = 10_000;
 
-/** Installs the publish wrapper, the authorizeForward wrapper and the acknowledgement listener. */
+/** Installs the message.publish, delivery and acknowledgement steps. */
 export function installSlowSubs(broker: Aedes, store: Store): void {
   const { slowSubs, clock } = store;
   const pending = new WeakMap<Client, Map<number, Pending>>();
@@ -36,23 +36,19 @@ export function installSlowSubs(broker: Aedes, store: Store): void {
   const receivedAt = (counter: number, fallback: number) =>
     receivedCounter[counter % MAX_RECEIVED] === counter ? receivedTime[counter % MAX_RECEIVED] : fallback;
 
-  // Aedes' own publish also takes the publishing client (its typings show only the API form).
-  type Publish = (this: Aedes, packet: unknown, client?: unknown, done?: unknown) => void;
-  const target = broker as unknown as { publish: Publish; counter: number };
-  const publish = target.publish;
-  target.publish = function (packet, client, done) {
+  const hooks = brokerHooks(broker);
+  const target = broker as unknown as { counter: number };
+  hooks.message.add('slow-subs', () => {
     if (slowSubs.enabled) {
       // Aedes numbers the message synchronously (aedes-packet: ++broker.counter) as it starts.
       const counter = target.counter + 1;
       receivedCounter[counter % MAX_RECEIVED] = counter;
       receivedTime[counter % MAX_RECEIVED] = clock.now();
     }
-    return publish.call(this, packet, client, done);
-  };
+    return false;
+  });
 
-  const forward = broker.authorizeForward;
-  broker.authorizeForward = (client, packet) => {
-    const result = forward.call(broker, client, packet);
+  hooks.forward.add('slow-subs', (client, _packet, result) => {
     // Only new QoS 1/2 deliveries that stay QoS 1/2 ([MQTT-3.8.4-6] downgrades) are measured.
     if (!result || !slowSubs.enabled || !(result.qos > 0) || result.messageId || deliveringQos() === 0) return result;
     const acking = client as unknown as AckingClient;
@@ -64,20 +60,18 @@ export function installSlowSubs(broker: Aedes, store: Store): void {
     waiting.set(id, { topic: result.topic, qos: deliveringQos(), receivedAt: receivedAt(result.brokerCounter, now), handedAt: now });
     if (waiting.size > MAX_PENDING) waiting.delete(waiting.keys().next().value as number);
     return { ...result, messageId: id } as typeof result;
-  };
+  });
 
-  broker.on('client', (client) => {
-    (client as unknown as AckingClient)._parser?.on('packet', (packet) => {
-      if (packet.cmd !== 'puback' && packet.cmd !== 'pubcomp') return;
-      const waiting = pending.get(client);
-      const delivery = waiting?.get(packet.messageId ?? 0);
-      // QoS 1 completes with PUBACK [MQTT-4.3.2], QoS 2 with PUBCOMP [MQTT-4.3.3].
-      if (!delivery || (delivery.qos === 1) !== (packet.cmd === 'puback')) return;
-      waiting!.delete(packet.messageId ?? 0);
-      const now = clock.now();
-      const internal = delivery.handedAt - delivery.receivedAt;
-      const response = now - delivery.handedAt;
-      slowSubs.completed(client.id, delivery.topic, { whole: internal + response, internal, response }, now);
-    });
+  hooks.packet.add('slow-subs', (client, packet) => {
+    if (packet.cmd !== 'puback' && packet.cmd !== 'pubcomp') return;
+    const waiting = pending.get(client);
+    const delivery = waiting?.get(packet.messageId ?? 0);
+    // QoS 1 completes with PUBACK [MQTT-4.3.2], QoS 2 with PUBCOMP [MQTT-4.3.3].
+    if (!delivery || (delivery.qos === 1) !== (packet.cmd === 'puback')) return;
+    waiting!.delete(packet.messageId ?? 0);
+    const now = clock.now();
+    const internal = delivery.handedAt - delivery.receivedAt;
+    const response = now - delivery.handedAt;
+    slowSubs.completed(client.id, delivery.topic, { whole: internal + response, internal, response }, now);
   });
 }

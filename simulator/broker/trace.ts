@@ -10,6 +10,7 @@ import { plainAddress } from '../store/mqtt.ts';
 import { rfc3339 } from '../store/time.ts';
 import { topicMatches } from '../store/topic.ts';
 import type { PayloadEncode, TraceRecord } from '../store/trace.ts';
+import { brokerHooks } from './hooks.ts';
 import { deliveringQos } from './metrics.ts';
 
 /** Who a log line is about: the connection's client id and peer. */
@@ -43,7 +44,6 @@ interface ParsedPacket {
 }
 
 interface ParsingClient {
-  _parser?: { on(event: 'packet', listener: (packet: ParsedPacket) => void): void };
   _disconnected?: boolean;
 }
 
@@ -120,20 +120,23 @@ export function installTrace(broker: Aedes, store: Store): void {
     }
   }
 
-  // Every new connection: remember its peer and log what its parser produces.
+  // Every new connection: remember its peer; the packet step logs what its parser produces.
   const handle = broker.handle;
   broker.handle = (conn, req) => {
     const client = handle(conn, req);
     const socket = (req ? req.socket : conn) as Socket;
-    const peer: Peer = { clientid: '', ip: plainAddress(socket.remoteAddress), port: socket.remotePort ?? 0 };
-    peers.set(client, peer);
-    (client as unknown as ParsingClient)._parser?.on('packet', (packet) => {
-      if (!store.state.traces?.length || packet.cmd === 'pingreq') return;
-      if (packet.cmd === 'connect') peer.clientid = packet.clientId ?? '';
-      write(peer, 'mqtt_packet_received', packet);
-    });
+    peers.set(client, { clientid: '', ip: plainAddress(socket.remoteAddress), port: socket.remotePort ?? 0 });
     return client;
   };
+
+  const hooks = brokerHooks(broker);
+  hooks.packet.add('trace', (client, packet) => {
+    if (!store.state.traces?.length || packet.cmd === 'pingreq') return;
+    const peer = peers.get(client);
+    if (!peer) return;
+    if (packet.cmd === 'connect') peer.clientid = (packet as ParsedPacket).clientId ?? '';
+    write(peer, 'mqtt_packet_received', packet as ParsedPacket);
+  });
 
   broker.on('connackSent', (packet, client) => {
     const peer = peers.get(client);
@@ -143,16 +146,14 @@ export function installTrace(broker: Aedes, store: Store): void {
     write(peer, 'mqtt_packet_sent', { cmd: 'connack', returnCode: packet.returnCode, sessionPresent: packet.sessionPresent });
   });
 
-  const forward = broker.authorizeForward;
-  broker.authorizeForward = (client, packet) => {
-    const result = forward.call(broker, client, packet);
+  hooks.forward.add('trace', (client, _packet, result) => {
     if (result && store.state.traces?.length) {
       const peer = peers.get(client);
       // The delivered packet seen through a prototype (no copy) with the QoS it is delivered at.
       if (peer) write(peer, 'mqtt_packet_sent', Object.assign(Object.create(result) as ParsedPacket, { cmd: 'publish', qos: deliveringQos() }));
     }
     return result;
-  };
+  });
 
   broker.on('clientDisconnect', (client) => {
     const peer = peers.get(client);

@@ -255,6 +255,23 @@ export class MqttState {
     session.subscriptions.clear();
   }
 
+  /**
+   * Sizes of what this node keeps per client (sessions, sockets, subscriptions and the filter
+   * index and route table they feed): read-only figures for leak checks, back to where they
+   * were once the clients have left.
+   */
+  sizes(): Record<'sessions' | 'liveConnections' | 'sockets' | 'subscriptions' | 'filterNodes' | 'routeTopics' | 'retained', number> {
+    return {
+      sessions: this.sessions.size,
+      liveConnections: this.liveCount,
+      sockets: this.sockets.size,
+      subscriptions: this.subscriptionCount,
+      filterNodes: this.filters.nodeCount,
+      routeTopics: this.routes.topicCount,
+      retained: this.retained.size,
+    };
+  }
+
   /** Number of clients currently connected. */
   get liveConnections(): number {
     return this.liveCount;

@@ -86,13 +86,27 @@ export class Rewrite {
 
   /** The topic after rewriting, or `topic` unchanged when no rule rewrites it. */
   rewrite(topic: string, kind: 'publish' | 'subscribe', binds: RewriteBinds = {}): string {
-    for (const rule of this.rules()[kind]) {
+    const rules = this.rules();
+    // The answer depends only on the rules, the topic and the placeholders: a client publishing
+    // to the same topic again gets the last answer (the regexes have no flags, so no state).
+    const clientid = binds.clientid || null;
+    const username = binds.username || null;
+    const last = this.last[kind];
+    if (last && last.rules === rules && last.topic === topic && last.clientid === clientid && last.username === username) return last.out;
+    let out = topic;
+    for (const rule of rules[kind]) {
       if (!topicMatches(rule.filter, topic)) continue;
       const match = rule.re.exec(topic);
-      return match ? substitute(rule.dest, match.slice(1), binds) : topic;
+      if (match) out = substitute(rule.dest, match, binds);
+      break;
     }
-    return topic;
+    this.last[kind] = { rules, topic, clientid, username, out };
+    return out;
   }
+
+  private readonly last: Record<'publish' | 'subscribe', { rules: object; topic: string; clientid: string | null; username: string | null; out: string } | null> = {
+    publish: null, subscribe: null,
+  };
 
   private rules(): { publish: Compiled[]; subscribe: Compiled[] } {
     if (this.compiled) return this.compiled;
@@ -110,16 +124,24 @@ export class Rewrite {
   }
 }
 
+/** `$1` … `$99`, made once (the substitution runs for every rewritten message). */
+const CAPTURE_TOKENS = Array.from({ length: 99 }, (_, i) => `$${i + 1}`);
+
+function replaceAll(text: string, token: string, value: string): string {
+  return text.includes(token) ? text.split(token).join(value) : text;
+}
+
 /**
  * Fills the destination like emqx_rewrite:rewrite/4: the client placeholders first (only when
- * known and not empty), then `$1`, `$2` … in order, each replaced everywhere it occurs.
+ * known and not empty), then `$1`, `$2` … (the regex groups of `match`) in order, each replaced
+ * everywhere it occurs.
  */
-function substitute(dest: string, captures: (string | undefined)[], binds: RewriteBinds): string {
+function substitute(dest: string, match: RegExpExecArray, binds: RewriteBinds): string {
+  // Every placeholder starts with `$`: a destination without one is taken as it is.
+  if (!dest.includes('$')) return dest;
   let out = dest;
-  if (binds.clientid) out = out.split('${clientid}').join(binds.clientid);
-  if (binds.username) out = out.split('${username}').join(binds.username);
-  captures.forEach((value, i) => {
-    out = out.split(`$${i + 1}`).join(value ?? '');
-  });
+  if (binds.clientid) out = replaceAll(out, '${clientid}', binds.clientid);
+  if (binds.username) out = replaceAll(out, '${username}', binds.username);
+  for (let i = 1; i < match.length; i++) out = replaceAll(out, CAPTURE_TOKENS[i - 1] ?? `$${i}`, match[i] ?? '');
   return out;
 }

@@ -141,6 +141,11 @@ export class TopicMetrics {
     return topic === undefined ? views : views[0];
   }
 
+  /** Whether `topic` is registered (the taps ask before reading the clock). */
+  has(topic: string): boolean {
+    return this.live.has(topic);
+  }
+
   /** Tap: a message published to `topic` at `qos`; `dropped` when nobody subscribes. */
   published(topic: string, qos: number, dropped: boolean, now: number): void {
     const entry = this.live.get(topic);

@@ -66,14 +66,29 @@ export function routeTopic(filter: string): string {
  */
 export function topicMatches(filter: string, topic: string): boolean {
   if (topic.startsWith('$') && (filter.startsWith('+') || filter.startsWith('#'))) return false;
-  const f = filter.split('/');
-  const t = topic.split('/');
-  for (let i = 0; i < f.length; i++) {
-    if (f[i] === '#') return true;
-    if (i >= t.length) return false;
-    if (f[i] !== '+' && f[i] !== t[i]) return false;
+  // Level by level without splitting (this runs for every message of several hooks): `f` and
+  // `t` are where the current levels start; `t` is -1 once the topic has no level left.
+  let f = 0;
+  let t = 0;
+  for (;;) {
+    const fEnd = filter.indexOf('/', f);
+    const fStop = fEnd < 0 ? filter.length : fEnd;
+    const single = fStop - f === 1 ? filter.charCodeAt(f) : -1;
+    if (single === 0x23 /* # */) return true;
+    if (t < 0) return false;
+    const tEnd = topic.indexOf('/', t);
+    const tStop = tEnd < 0 ? topic.length : tEnd;
+    if (single !== 0x2b /* + */ && !sameLevel(filter, f, fStop, topic, t, tStop)) return false;
+    if (fEnd < 0) return tEnd < 0;
+    f = fEnd + 1;
+    t = tEnd < 0 ? -1 : tEnd + 1;
   }
-  return f.length === t.length;
+}
+
+function sameLevel(a: string, aFrom: number, aTo: number, b: string, bFrom: number, bTo: number): boolean {
+  if (aTo - aFrom !== bTo - bFrom) return false;
+  for (let i = 0; i < aTo - aFrom; i++) if (a.charCodeAt(aFrom + i) !== b.charCodeAt(bFrom + i)) return false;
+  return true;
 }
 
 interface TrieNode {
@@ -93,8 +108,13 @@ function trieNode(): TrieNode {
  */
 export class FilterIndex {
   private readonly root = trieNode();
+  // The last answer of hasMatch, valid until a filter is added or removed (publishers mostly send
+  // to the same topic again).
+  private lastTopic: string | null = null;
+  private lastAnswer = false;
 
   add(filter: string): void {
+    this.lastTopic = null;
     let node = this.root;
     for (const level of filter.split('/')) {
       let next = node.children.get(level);
@@ -108,6 +128,7 @@ export class FilterIndex {
   }
 
   remove(filter: string): void {
+    this.lastTopic = null;
     const path: TrieNode[] = [this.root];
     const levels = filter.split('/');
     for (const level of levels) {
@@ -125,10 +146,24 @@ export class FilterIndex {
     }
   }
 
+  /** Number of trie nodes below the root (0 when no filter is held), for leak checks. */
+  get nodeCount(): number {
+    let count = 0;
+    const stack = [this.root];
+    for (let node = stack.pop(); node; node = stack.pop()) {
+      count += node.children.size;
+      for (const child of node.children.values()) stack.push(child);
+    }
+    return count;
+  }
+
   /** True when at least one held filter matches the topic name. */
   hasMatch(topic: string): boolean {
+    if (topic === this.lastTopic) return this.lastAnswer;
     const levels = topic.split('/');
-    return this.search(this.root, levels, 0, topic.startsWith('$'));
+    this.lastAnswer = this.search(this.root, levels, 0, topic.startsWith('$'));
+    this.lastTopic = topic;
+    return this.lastAnswer;
   }
 
   private search(node: TrieNode, levels: readonly string[], i: number, dollar: boolean): boolean {

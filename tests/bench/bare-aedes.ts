@@ -4,6 +4,12 @@ import net from 'node:net';
 import { Aedes } from 'aedes';
 
 const aedes = await Aedes.createBroker();
-const server = net.createServer((socket) => aedes.handle(socket));
+// The same socket option as the simulator's MQTT listener (EMQX's default tcp_options.nodelay =
+// true): without it the kernel coalesces the small PUBLISH writes (Nagle) and the ratio would
+// compare TCP settings rather than the simulator's hooks.
+const server = net.createServer((socket) => {
+  socket.setNoDelay(true);
+  aedes.handle(socket);
+});
 server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ mqtt: (server.address() as net.AddressInfo).port })));
 process.on('SIGTERM', () => process.exit(0));

@@ -1,0 +1,226 @@
+// The per-message hook chains of the broker: one wrapper per Aedes hook (publish authorization,
+// message.publish, delivery authorization, the publish event, parsed packets) calls the plain step
+// functions the modules register, in the order of the table below (as EMQX orders its hooks by
+// priority). No wrapper is nested in another and no closure is made per message, so a module
+// whose feature is off costs one cheap check at the start of its step.
+import type { Aedes, Client, PublishPacket } from 'aedes';
+
+/** The answer of publish authorization: null allows, an error refuses. */
+export type Verdict = Error | null;
+
+/**
+ * A check before the authorization decision (zone caps). Returns true when it dealt with the
+ * packet itself (it closed the connection): the chain stops and answers nothing.
+ */
+export type PublishGuard = (client: Client, packet: PublishPacket) => boolean;
+
+/**
+ * The authorization decision: the verdict at once (cache hit), or a promise of it (the sources
+ * are asked). `client` is null for messages the broker publishes itself.
+ */
+export type PublishDecider = (client: Client | null, packet: PublishPacket) => Verdict | Promise<Verdict>;
+
+/** Runs after the decision, before Aedes hears it (retain limits, the authorization event). */
+export type PublishAfter = (client: Client | null, packet: PublishPacket, verdict: Verdict) => void;
+
+type Done = (error?: Error | null) => void;
+
+/**
+ * A message.publish step: may change the packet in place (rewrite), or take the message over and
+ * return true (delayed publish holds it, a denied one is dropped); it then calls `done` itself.
+ */
+export type MessageStep = (packet: PublishPacket, client: Client | null, done: Done | undefined) => boolean;
+
+/** A message being delivered, as Aedes hands it to authorizeForward (numbered by the broker). */
+export type ForwardPacket = Parameters<Aedes['authorizeForward']>[1];
+
+/** A delivery step: sees the delivery Aedes asked about and the answer so far; returns the answer. */
+export type ForwardStep = (client: Client, packet: ForwardPacket, result: ForwardPacket | null) => ForwardPacket | null;
+
+/**
+ * A step of Aedes' publish event (the message is routed now). `subscribed` tells whether a session
+ * of this node subscribes to the topic; it is computed once per message ($SYS messages: true).
+ */
+export type PublishedStep = (packet: PublishPacket, client: Client | null, subscribed: boolean) => void;
+
+/** A packet as the connection's parser produced it (after Aedes has handled it). */
+export interface ParsedPacket {
+  cmd: string;
+  messageId?: number;
+  [key: string]: unknown;
+}
+
+/** A step for each packet a connection receives (`received`: before Aedes handles it). */
+export type PacketStep = (client: Client, packet: ParsedPacket) => void;
+
+// The order of each chain, by module. A step of a module not listed here is refused.
+const ORDER = {
+  // Inner to outer as the modules used to wrap: zone caps before the decision.
+  guard: ['mqtt-limits'],
+  after: ['mqtt-limits', 'rule-engine'],
+  // emqx_hooks message.publish priorities: receive time first, rewrite (980), delayed (860),
+  // then the drop of denied (ignored) messages right before routing.
+  message: ['slow-subs', 'rewrite', 'delayed', 'authz'],
+  // The metrics count the delivery first; the rule engine reuses the packet id the slow
+  // subscriptions tap assigns; the trace logs the final packet.
+  forward: ['metrics', 'topic-metrics', 'slow-subs', 'rule-engine', 'trace'],
+  published: ['sessions', 'metrics', 'topic-metrics', 'rule-engine'],
+  // Received packets: `received` steps see them before Aedes (rewrite changes UNSUBSCRIBE
+  // topics), `packet` steps after.
+  received: ['rewrite'],
+  packet: ['trace', 'metrics', 'slow-subs', 'rule-engine'],
+} as const;
+
+type Chain = keyof typeof ORDER;
+
+interface Entry<T> {
+  rank: number;
+  step: T;
+}
+
+/** An ordered list of steps, kept as a plain array for the hot loops. */
+class Steps<T> {
+  private entries: Entry<T>[] = [];
+  /** The steps in order; replaced (not changed) when one is added. */
+  list: readonly T[] = [];
+
+  constructor(private readonly chain: Chain) {}
+
+  add(module: string, step: T): void {
+    const rank = (ORDER[this.chain] as readonly string[]).indexOf(module);
+    if (rank < 0) throw new Error(`no place for ${module} in the ${this.chain} chain`);
+    this.entries = [...this.entries, { rank, step }].sort((a, b) => a.rank - b.rank);
+    this.list = this.entries.map((e) => e.step);
+  }
+}
+
+export interface Hooks {
+  guard: Steps<PublishGuard>;
+  after: Steps<PublishAfter>;
+  message: Steps<MessageStep>;
+  forward: Steps<ForwardStep>;
+  published: Steps<PublishedStep>;
+  received: Steps<PacketStep>;
+  packet: Steps<PacketStep>;
+  /** Sets the publish authorization decision (authorization with its cache). */
+  decide(decider: PublishDecider): void;
+  /** Whether a session of this node subscribes to a topic (for the publish event's steps). */
+  hasSubscriber(test: (topic: string) => boolean): void;
+}
+
+type PacketListener = (this: unknown, packet: ParsedPacket) => void;
+
+interface ParsingClient {
+  _parser?: {
+    on(event: 'packet', listener: PacketListener): void;
+    listeners(event: 'packet'): PacketListener[];
+    removeAllListeners(event: 'packet'): void;
+  };
+}
+
+type AedesPublish = (this: Aedes, packet: PublishPacket, client: Client | null, done?: Done) => void;
+
+const hooksOf = new WeakMap<Aedes, Hooks>();
+
+/** Aedes' own publish authorization: only `$SYS/` topics are refused. */
+export function aedesVerdict(_client: Client | null, packet: PublishPacket): Verdict {
+  return packet.topic.startsWith('$SYS/') ? new Error('$SYS/ topic is reserved') : null;
+}
+
+/** The hook chains of a broker, installed on first use. */
+export function brokerHooks(broker: Aedes): Hooks {
+  let hooks = hooksOf.get(broker);
+  if (!hooks) {
+    hooks = install(broker);
+    hooksOf.set(broker, hooks);
+  }
+  return hooks;
+}
+
+function install(broker: Aedes): Hooks {
+  const guard = new Steps<PublishGuard>('guard');
+  const after = new Steps<PublishAfter>('after');
+  const message = new Steps<MessageStep>('message');
+  const forward = new Steps<ForwardStep>('forward');
+  const published = new Steps<PublishedStep>('published');
+  const received = new Steps<PacketStep>('received');
+  const packet = new Steps<PacketStep>('packet');
+
+  let decide: PublishDecider = aedesVerdict;
+  let hasSubscriber: (topic: string) => boolean = () => true;
+
+  const finish = (client: Client | null, p: PublishPacket, verdict: Verdict, callback: Done) => {
+    const steps = after.list;
+    for (let i = 0; i < steps.length; i++) steps[i](client, p, verdict);
+    callback(verdict);
+  };
+
+  broker.authorizePublish = (client, p, callback) => {
+    if (client) {
+      const steps = guard.list;
+      for (let i = 0; i < steps.length; i++) if (steps[i](client, p)) return;
+    }
+    const verdict = decide(client, p);
+    if (verdict instanceof Promise) verdict.then((v) => finish(client, p, v, callback));
+    else finish(client, p, verdict, callback);
+  };
+
+  const base = broker.authorizeForward;
+  broker.authorizeForward = (client, p) => {
+    let result = (base.call(broker, client, p) ?? null) as ForwardPacket | null;
+    const steps = forward.list;
+    for (let i = 0; i < steps.length; i++) result = steps[i](client, p, result);
+    return result;
+  };
+
+  const target = broker as unknown as { publish: AedesPublish };
+  const route = target.publish;
+  target.publish = (p, client, done) => {
+    // Aedes also calls publish(packet, done).
+    if (typeof client === 'function') {
+      done = client as Done;
+      client = null;
+    }
+    const c = client ?? null;
+    const steps = message.list;
+    for (let i = 0; i < steps.length; i++) if (steps[i](p, c, done)) return;
+    route.call(broker, p, c, done);
+  };
+
+  broker.on('publish', (p, client) => {
+    const steps = published.list;
+    if (steps.length === 0) return;
+    const subscribed = p.topic.startsWith('$SYS/') || hasSubscriber(p.topic);
+    for (let i = 0; i < steps.length; i++) steps[i](p, client ?? null, subscribed);
+  });
+
+  // One packet listener per connection that calls the received steps, Aedes' own listener and
+  // the packet steps (an emitter with one listener does not copy its listener list per packet).
+  const handle = broker.handle;
+  broker.handle = (stream, req) => {
+    const client = handle(stream, req);
+    const parser = (client as unknown as ParsingClient)._parser;
+    if (parser) {
+      const own = parser.listeners('packet');
+      parser.removeAllListeners('packet');
+      parser.on('packet', (parsed) => {
+        const before = received.list;
+        for (let i = 0; i < before.length; i++) before[i](client, parsed);
+        for (let i = 0; i < own.length; i++) own[i].call(parser, parsed);
+        const after = packet.list;
+        for (let i = 0; i < after.length; i++) after[i](client, parsed);
+      });
+    }
+    return client;
+  };
+
+  return {
+    guard, after, message, forward, published, received, packet,
+    decide(decider) {
+      decide = decider;
+    },
+    hasSubscriber(test) {
+      hasSubscriber = test;
+    },
+  };
+}
