@@ -12,7 +12,7 @@ import {
 } from '../../web/features/integration/flows/graph.ts';
 import type { RuleAction } from '../../web/features/integration/rules/rules.tsx';
 
-setLocale('en');
+test.before.each(() => setLocale('en'));
 
 const republish = (topic: string, over: Record<string, unknown> = {}): RuleAction => ({
   function: 'republish',

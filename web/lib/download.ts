@@ -67,7 +67,13 @@ export async function download(path: string, params?: Params, fallbackName = 'do
       },
     });
   const name = filenameFromDisposition(disposition, fallbackName);
-  const url = URL.createObjectURL(blob instanceof Blob ? blob : new Blob([blob ?? '']));
+  await saveBlob(blob instanceof Blob ? blob : new Blob([blob ?? '']), name);
+  return name;
+}
+
+/** Saves `blob` as a file named `name` through a temporary object URL. */
+export async function saveBlob(blob: Blob, name: string): Promise<void> {
+  const url = URL.createObjectURL(blob);
   const anchor = document.createElement('a');
   anchor.href = url;
   anchor.download = name;
@@ -82,5 +88,4 @@ export async function download(path: string, params?: Params, fallbackName = 'do
     await new Promise((resolve) => setTimeout(resolve, 0));
     URL.revokeObjectURL(url);
   }
-  return name;
 }

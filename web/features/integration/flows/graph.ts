@@ -87,10 +87,11 @@ function nodeId(base: string, taken: Set<string>) {
 // ---- SQL text ------------------------------------------------------------------------------
 
 /**
- * Where `at` matches at the top level of `text` (outside quotes, parentheses and brackets) after
- * a blank; `at(rest)` returns the length of the match at the start of `rest`, or 0.
+ * Where `at` matches at the top level of `text` (outside quotes, parentheses and brackets), and
+ * after a blank unless `afterBlank` is false; `at(rest)` returns the length of the match at the
+ * start of `rest`, or 0.
  */
-function scan(text: string, at: (rest: string) => number): number[] {
+function scan(text: string, at: (rest: string) => number, afterBlank = true): number[] {
   const hits: number[] = [];
   let depth = 0;
   let quote = '';
@@ -106,7 +107,7 @@ function scan(text: string, at: (rest: string) => number): number[] {
     else if (c === ')' || c === ']' || c === '}') depth--;
     else if (depth === 0) {
       const length = at(text.slice(i));
-      if (length > 0 && (i === 0 || /\s/.test(text[i - 1]))) {
+      if (length > 0 && (!afterBlank || i === 0 || /\s/.test(text[i - 1]))) {
         hits.push(i);
         i += length - 1;
       }
@@ -119,23 +120,8 @@ const keyword = (word: string) => (rest: string) => (new RegExp(`^${word}(?=\\s|
 
 /** Splits a list at its top-level commas. */
 function splitCommas(text: string): string[] {
-  const parts: string[] = [];
-  let start = 0;
-  const at = (i: number) => (parts.push(text.slice(start, i)), (start = i + 1));
-  let depth = 0;
-  let quote = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-    } else if (c === '"' || c === "'" || c === '`') quote = c;
-    else if ('([{'.includes(c)) depth++;
-    else if (')]}'.includes(c)) depth--;
-    else if (c === ',' && depth === 0) at(i);
-  }
-  parts.push(text.slice(start));
-  return parts.map((p) => p.trim());
+  const bounds = [-1, ...scan(text, (rest) => (rest[0] === ',' ? 1 : 0), false), text.length];
+  return bounds.slice(1).map((end, i) => text.slice(bounds[i] + 1, end).trim());
 }
 
 /** Splits `payload.temp AS t` into the expression and the alias (empty without AS). */

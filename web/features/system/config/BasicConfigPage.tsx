@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import { ApiError, api } from '../../../lib/api.ts';
 import { confirm } from '../../../lib/confirm.ts';
 import { handleError } from '../../../lib/errors.ts';
+import { saveBlob } from '../../../lib/download.ts';
 import { t } from '../../../lib/i18n.ts';
 import { navigate, useUnsavedGuard } from '../../../lib/navigation.ts';
 import { useQuery } from '../../../lib/query.ts';
@@ -74,22 +75,8 @@ function problemOf(error: ApiError): Problem {
   return { lines, line };
 }
 
-/** Saves text as a file through a temporary object URL. */
-async function saveAs(text: string, name: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = name;
-  anchor.style.display = 'none';
-  document.body.append(anchor);
-  try {
-    anchor.click();
-  } finally {
-    anchor.remove();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    URL.revokeObjectURL(url);
-  }
-}
+/** Saves text as a file. */
+const saveAs = (text: string, name: string) => saveBlob(new Blob([text], { type: 'text/plain;charset=utf-8' }), name);
 
 // After the file changed, the other tabs' config sections read their endpoints again.
 function touchSections() {
