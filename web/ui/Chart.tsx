@@ -22,6 +22,11 @@ function tidyAxisLabels(root: HTMLElement) {
   }
 }
 
+// Charts are drawn one per task: a screen of six charts then never holds the main thread for the
+// time of all six at once (one long task of ~80 ms before), and its other content paints first.
+let drawQueue: Promise<unknown> = Promise.resolve();
+const nextTask = () => (drawQueue = drawQueue.then(() => new Promise((resolve) => setTimeout(resolve, 0))));
+
 interface FrappeChart {
   update(data: unknown): void;
   destroy(): void;
@@ -39,10 +44,11 @@ export function Chart(props: { title?: string; labels: string[]; series: Series[
   useEffect(() => {
     let cancelled = false;
     let stop = () => {};
-    import('frappe-charts').then((mod) => {
+    import('frappe-charts').then(async (mod) => {
       // The package's `browser` field points esbuild at its UMD build, whose exports arrive as
       // `default`; Node resolves the ES build with named exports. Accept both.
       const Frappe = mod.Chart ?? (mod as unknown as { default: typeof mod }).default.Chart;
+      await nextTask();
       if (cancelled || !host.current) return;
       const observer = new MutationObserver(() => host.current && tidyAxisLabels(host.current));
       observer.observe(host.current, { childList: true, subtree: true });
