@@ -44,7 +44,8 @@ const PROPERTY_NAMES: Record<string, string> = {
 
 function props(properties: Record<string, unknown> | undefined): Obj {
   const out: Obj = { 'User-Property': {} };
-  for (const [key, value] of Object.entries(properties ?? {})) {
+  if (!properties) return out;
+  for (const [key, value] of Object.entries(properties)) {
     const name = PROPERTY_NAMES[key];
     if (name) out[name] = Buffer.isBuffer(value) ? value.toString('utf8') : value;
   }
@@ -59,7 +60,19 @@ interface Peer {
   sockname: string;
 }
 
+// A connection's addresses and identity do not change: worked out once per client.
+const peers = new WeakMap<Client, Peer>();
+
 function peerOf(client: Client): Peer {
+  let peer = peers.get(client);
+  if (peer) return peer;
+  peer = describePeer(client);
+  // Before CONNECT is handled (connack of a refused client) the username is not known yet.
+  if (connectInfo(client)) peers.set(client, peer);
+  return peer;
+}
+
+function describePeer(client: Client): Peer {
   const socket = (client.req ? client.req.socket : client.conn) as Socket | undefined;
   const ip = plainAddress(socket?.remoteAddress);
   return {
@@ -194,7 +207,8 @@ export function installRuleEngine(broker: Aedes, store: Store): void {
       flags: { retain: Boolean(packet.retain), dup: Boolean(packet.dup) },
       pub_props: props(packet.properties as Record<string, unknown> | undefined),
       publish_received_at: now,
-      ...common(),
+      timestamp: now,
+      node,
       client_attrs: {},
     };
   }
@@ -340,11 +354,13 @@ export function installRuleEngine(broker: Aedes, store: Store): void {
   // Authorization results: the step runs after the decision, so it sees the final answer.
   function authzEvent(client: Client | null, topic: string, action: 'publish' | 'subscribe', allowed: boolean): void {
     if (!client || !active()) return;
-    const peer = peerOf(client);
-    fire('$events/client_check_authz_complete', () => ({
-      event: 'client.check_authz_complete', clientid: peer.clientid, username: peer.username, peerhost: peer.peerhost, topic, action,
-      authz_source: 'default', result: allowed ? 'allow' : 'deny', ...common(), client_attrs: {},
-    }));
+    fire('$events/client_check_authz_complete', () => {
+      const peer = peerOf(client);
+      return {
+        event: 'client.check_authz_complete', clientid: peer.clientid, username: peer.username, peerhost: peer.peerhost, topic, action,
+        authz_source: 'default', result: allowed ? 'allow' : 'deny', ...common(), client_attrs: {},
+      };
+    });
   }
 
   hooks.after.add('rule-engine', (client, packet, verdict) => authzEvent(client, packet.topic, 'publish', !verdict));

@@ -72,12 +72,20 @@ export function plainAddress(address: string | undefined): string {
 }
 
 let guidCounter = 0;
+// As EMQX's guid carries the node and process instead of randomness per message: drawn once.
+const GUID_ORIGIN = randomBytes(8).toString('hex').toUpperCase();
+let guidMs = -1;
+let guidTime = '';
 
-/** A 128-bit message id in hex, time-ordered like EMQX's guid. */
+/** A 128-bit message id in hex, time-ordered like EMQX's guid (time, sequence, origin). */
 export function messageId(now: number): string {
   guidCounter = (guidCounter + 1) & 0xffff;
-  const time = Math.floor(now).toString(16).padStart(12, '0').slice(-12);
-  return `${time}${guidCounter.toString(16).padStart(4, '0')}${randomBytes(8).toString('hex')}`.toUpperCase();
+  const ms = Math.floor(now);
+  if (ms !== guidMs) {
+    guidMs = ms;
+    guidTime = ms.toString(16).toUpperCase().padStart(12, '0').slice(-12);
+  }
+  return guidTime + (guidCounter + 0x10000).toString(16).slice(1).toUpperCase() + GUID_ORIGIN;
 }
 
 function flag(value: boolean | number | undefined): number {

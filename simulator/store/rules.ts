@@ -75,6 +75,8 @@ export type RuleMetrics = Record<Counter, number> & { 'matched.rate': number; 'm
 interface Live {
   counters: Record<Counter, number>;
   buckets: Map<number, number>;
+  /** The second the buckets were last pruned in. */
+  pruned?: number;
   rateMax: number;
 }
 
@@ -134,9 +136,15 @@ export class Rules {
 
   /** The schema registry's codecs for the schema_* functions; set by the schema registry routes plugin. */
   schemas: (name: string) => Codec | undefined = () => undefined;
+  /** The evaluation context of live data (one object, not one per message). */
+  private readonly liveContext = { now: () => this.ctx.clock.now(), schemas: (name: string) => this.schemas(name) };
 
   /** Where console outputs go (the simulator log); set by the routes plugin. */
   log: (line: string) => void = () => {};
+
+  /** The rules matching a topic, for the rule list they were computed from. */
+  private matched = new Map<string, RuleRecord[]>();
+  private matchedFor: RuleRecord[] | null = null;
 
   private get records(): RuleRecord[] {
     return this.ctx.state.rules ?? [];
@@ -267,7 +275,11 @@ export class Rules {
     if (keys.includes('matched')) {
       const second = Math.floor(this.ctx.clock.now() / 1000);
       live.buckets.set(second, (live.buckets.get(second) ?? 0) + 1);
-      for (const s of live.buckets.keys()) if (s < second - 300) live.buckets.delete(s);
+      // Seconds older than five minutes go once a second, not at every message.
+      if (second !== live.pruned) {
+        live.pruned = second;
+        for (const s of live.buckets.keys()) if (s < second - 300) live.buckets.delete(s);
+      }
     }
   }
 
@@ -317,13 +329,25 @@ export class Rules {
 
   /** Enabled rules whose FROM covers a topic (a message topic or `$events/...`). */
   matching(topic: string): RuleRecord[] {
-    if (this.records.length === 0) return [];
+    const records = this.records;
+    if (records.length === 0) return [];
     if (topic.startsWith('$SYS/') && this.settings().ignore_sys_message) return [];
-    return this.records.filter((r) => {
-      if (!r.enable) return false;
-      const stmt = this.statement(r);
-      return stmt !== null && fromMatches(stmt.from, topic);
-    });
+    // Rules are replaced, never changed in place: a new list starts a new cache.
+    if (this.matchedFor !== records) {
+      this.matchedFor = records;
+      this.matched.clear();
+    }
+    let hit = this.matched.get(topic);
+    if (!hit) {
+      hit = records.filter((r) => {
+        if (!r.enable) return false;
+        const stmt = this.statement(r);
+        return stmt !== null && fromMatches(stmt.from, topic);
+      });
+      if (this.matched.size >= 10_000) this.matched.clear();
+      this.matched.set(topic, hit);
+    }
+    return hit;
   }
 
   /** Evaluates one rule for live data and counts it; the outputs, or null when nothing passed. */
@@ -332,7 +356,7 @@ export class Rules {
     if (!stmt) return null;
     this.count(rule.id, 'matched');
     try {
-      const outputs = evaluate(stmt, columns, { now: () => this.ctx.clock.now(), schemas: this.schemas });
+      const outputs = evaluate(stmt, columns, this.liveContext);
       if (!outputs || outputs.length === 0) {
         this.count(rule.id, 'failed', 'failed.no_result');
         return null;

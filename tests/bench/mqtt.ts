@@ -10,7 +10,10 @@ const S = 'mqtt';
 /**
  * Gives the hooks that only act when configured something to do on the benchmark's topics:
  * a topic rewrite that matches (and maps to the same topic), an auto subscription, a topic
- * metric, slow subscription statistics. Returns the names of what was switched on.
+ * metric, slow subscription statistics, and a rule on the benchmark's topics that every message
+ * is evaluated against (its WHERE refuses them, so it outputs nothing). Authentication and
+ * authorization run as configured by default (the file authorizer with its cache). Returns the
+ * names of what was switched on.
  */
 export async function configureHooks(baseUrl: string, token: string): Promise<string[]> {
   const on: string[] = [];
@@ -22,6 +25,7 @@ export async function configureHooks(baseUrl: string, token: string): Promise<st
   await put('auto-subscribe', 'PUT', '/mqtt/auto_subscribe', [{ topic: 'auto/${clientid}', qos: 0 }]);
   await put('topic-metrics', 'POST', '/mqtt/topic_metrics', { topic: 'tp/0' });
   await put('slow-subs', 'PUT', '/slow_subscriptions/settings', { enable: true });
+  await put('rule', 'POST', '/rules', { id: 'bench_rule', sql: 'SELECT clientid, payload FROM "tp/#" WHERE qos = 2', actions: [{ function: 'console' }], enable: true });
   return on;
 }
 
