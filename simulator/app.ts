@@ -75,6 +75,8 @@ export interface SimOptions {
   memoryUsage?: () => number;
   /** Simulated cluster size; node 1 is this process. Default 3. */
   nodes?: number;
+  /** Simulated nodes to start as down (security.md D3); `store.cluster.markDown` changes it later. */
+  downNodes?: string[];
   clock?: Clock;
   /** Sliding idle expiry of dashboard tokens. Default 60 min (EMQX `token_expired_time`). */
   tokenIdleMs?: number;
@@ -144,6 +146,9 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
       usage: options.memoryUsage ?? (() => process.memoryUsage.rss()),
     },
   });
+  for (const node of options.downNodes ?? []) {
+    if (!store.cluster.markDown(node)) throw new Error(`not a simulated node other than node 1: ${node}`);
+  }
   const broker = await createBroker(store);
 
   const app = Fastify({

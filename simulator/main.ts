@@ -154,7 +154,8 @@ const USAGE = `Usage: node --import tsx/esm simulator/main.ts [flags]
   --seed demo|empty demo data (alarms, clients of the other nodes, 7 days of
                     monitor history) or none (default demo)
   --nodes N         simulated cluster size (default 3)
-  --log-level L     fatal|error|warn|info|debug (default info)`;
+  --log-level L     fatal|error|warn|info|debug (default info)
+  --down-node NAME  start with simulated node NAME down (repeatable), e.g. emqx@node2`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -195,6 +196,7 @@ export function parseFlags(argv: readonly string[]): StartFlags & { logLevel: st
         break;
       }
       case '--log-level': flags.logLevel = value; break;
+      case '--down-node': flags.app = { ...flags.app, downNodes: [...(flags.app?.downNodes ?? []), value] }; break;
       default: fail(`unknown flag ${flag}`);
     }
   }

@@ -77,6 +77,8 @@ export class Cluster {
   private readonly allFixtureNodes: FixtureNode[];
   /** Nodes that were force-left (DELETE /cluster/{node}/force_leave) and not invited back. */
   private readonly left = new Set<string>();
+  /** Members marked down (markDown): listed as stopped, asked for nothing. */
+  private readonly down = new Set<string>();
   private readonly startedAt: number;
   private readonly maxFds = readMaxFds();
   private readonly clusterMax = zeroStats();
@@ -98,9 +100,21 @@ export class Cluster {
     this.allFixtureNodes = loadFixtureNodes(this.others.map((n) => n.node), clock, routes, fixtureClients);
   }
 
-  /** The clients of the other nodes in the cluster, in node order. */
+  /** The clients of the other running nodes of the cluster, in node order. */
   get fixtureNodes(): FixtureNode[] {
-    return this.left.size === 0 ? this.allFixtureNodes : this.allFixtureNodes.filter((n) => !this.left.has(n.name));
+    return this.left.size === 0 && this.down.size === 0 ? this.allFixtureNodes : this.allFixtureNodes.filter((n) => !this.left.has(n.name) && !this.down.has(n.name));
+  }
+
+  /**
+   * Marks a simulated node down (or up again): `/nodes` lists it `stopped`, and everything that
+   * asks the nodes (clients, stats, metrics, monitor) answers from the running ones, as EMQX's
+   * RPC to a node that is down fails. Node 1 (this process) cannot be marked down.
+   */
+  markDown(node: string, down = true): boolean {
+    if (node === this.self || !this.has(node)) return false;
+    if (down) this.down.add(node);
+    else this.down.delete(node);
+    return true;
   }
 
   /** A simulated node that may join: one of the fixture nodes, in the cluster or not. */
@@ -125,7 +139,13 @@ export class Cluster {
     return this.fixtureNodes.find((n) => n.name === node);
   }
 
+  /** The running nodes of the cluster, node 1 first. */
   names(): string[] {
+    return [this.self, ...this.others.map((n) => n.node).filter((n) => !this.left.has(n) && !this.down.has(n))];
+  }
+
+  /** Every member, running or down. */
+  members(): string[] {
     return [this.self, ...this.others.map((n) => n.node).filter((n) => !this.left.has(n))];
   }
 
@@ -170,6 +190,8 @@ export class Cluster {
     const index = this.others.findIndex((n) => n.node === node);
     if (index < 0 || this.left.has(node)) return null;
     const other = this.others[index];
+    // What EMQX lists for a member it cannot reach.
+    if (this.down.has(node)) return { node, node_status: 'stopped', role: other.role } as NodeInfo;
     const stats = this.allFixtureNodes[index].stats();
     // Fixture uptime is the uptime at simulator start; it keeps counting from there.
     return {
@@ -183,7 +205,7 @@ export class Cluster {
   }
 
   all(): NodeInfo[] {
-    return this.names().map((name) => this.info(name) as NodeInfo);
+    return this.members().map((name) => this.info(name) as NodeInfo);
   }
 
   /** Sessions of the whole cluster (5.6+ `cluster_sessions`; also what the license counts). */
