@@ -23,6 +23,11 @@ test.before(async () => {
   await loginAsAdmin(w.page, sim.baseUrl);
 });
 
+// Each test answers for the dialogs of its own steps.
+test.before.each(() => {
+  if (w) w.dialogs.length = 0;
+});
+
 test.after(async () => {
   await browser?.close();
   await sim?.kill();

@@ -4,7 +4,7 @@
  * without a query clears the previous page's query (wouter keeps it otherwise).
  */
 import { navigate as hashNavigate, useHashLocation } from 'wouter/use-hash-location';
-import { useEffect } from 'react';
+import { useLayoutEffect } from 'react';
 import { confirm } from './confirm.ts';
 import { t } from './i18n.ts';
 
@@ -47,7 +47,9 @@ useGuardedLocation.hrefs = (href: string) => '#' + href;
  * first and closing the tab triggers the browser's own warning.
  */
 export function useUnsavedGuard(isDirty: boolean) {
-  useEffect(() => {
+  // A layout effect: the guard follows the render at once, so a reload right after Save or Reset
+  // (before the next frame) is not asked about changes that are gone.
+  useLayoutEffect(() => {
     if (!isDirty) return;
     const id = Symbol('dirty');
     dirty.add(id);
