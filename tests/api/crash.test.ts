@@ -70,7 +70,7 @@ async function verify(sim: SpawnedSimulator, token: string, expected: Expected, 
 }
 
 /** Writes of every kind in parallel until the process dies; records what was acknowledged. */
-async function burst(sim: SpawnedSimulator, token: string, expected: Expected, round: number, dead: () => boolean): Promise<void> {
+async function burst(sim: SpawnedSimulator, token: string, expected: Expected, round: number, dead: () => boolean, onAck: () => void): Promise<void> {
   const send = async (method: string, p: string, body?: unknown) => {
     try {
       const res = await request(sim.baseUrl, method, `/api/v5${p}`, { token, body });
@@ -81,7 +81,10 @@ async function burst(sim: SpawnedSimulator, token: string, expected: Expected, r
   };
   const ok = (status: number) => {
     const acknowledged = status >= 200 && status < 300;
-    if (acknowledged) expected.acknowledged++;
+    if (acknowledged) {
+      expected.acknowledged++;
+      onAck();
+    }
     return acknowledged;
   };
   const writers = [
@@ -148,9 +151,18 @@ test(`${ROUNDS} bursts of configuration writes, each ended by SIGKILL at a rando
         // A kill between the two renames legitimately loads state.prev.json; a corrupt file never.
         assert.not.match(sim.stderr(), /corrupt/, `round ${round}: ${sim.stderr()}`);
         let dead = false;
-        const running = burst(sim, token, expected, round, () => dead);
-        // Somewhere between the first writes and the end of the burst.
-        const finished = await Promise.race([running.then(() => true), new Promise((r) => setTimeout(r, 20 + Math.random() * 400)).then(() => false)]);
+        // The kill comes after a random number of acknowledged writes (of about 36 a burst) and a
+        // random 0–3 ms: at another point of the burst each round, and while writes are in flight
+        // on a fast machine as on a slow one.
+        const target = 1 + Math.floor(Math.random() * 24);
+        let acks = 0;
+        let reach = () => {};
+        const reached = new Promise<void>((resolve) => (reach = resolve));
+        const running = burst(sim, token, expected, round, () => dead, () => ++acks === target && reach());
+        const finished = await Promise.race([
+          running.then(() => true),
+          reached.then(() => new Promise((r) => setTimeout(r, Math.random() * 3))).then(() => false),
+        ]);
         if (!finished) killedMidBurst++;
         sim.child.kill('SIGKILL');
         dead = true;
