@@ -32,6 +32,8 @@ function checkedStatement(sql: string): Statement {
         if (e.args.length < fn.min || e.args.length > fn.max) {
           throw new SqlSyntaxError(`bad number of arguments for ${e.name}/${e.args.length}`, e.line, e.column);
         }
+        const problem = fn.check?.(e.args.map((a) => (a.t === 'lit' ? a.v : undefined)));
+        if (problem) throw new SqlSyntaxError(`${e.name}: ${problem}`, e.line, e.column);
         e.args.forEach(visit);
         break;
       }

@@ -2,7 +2,10 @@
 // Erlang-term ACL text (`{allow, {username, "x"}, publish, ["t/#"]}.` one rule per term) and the
 // matching of its rules — who (all, username/clientid exact or `{re, …}`, ipaddr/ipaddrs CIDR,
 // and/or), action (publish/subscribe/all, with qos/retain options) and topics (`{eq, …}` literal,
-// `${username}`/`${clientid}` placeholders).
+// `${username}`/`${clientid}` placeholders). `{re, …}` patterns run on the linear-time engine
+// (store/regex.ts); one RE2 cannot compile makes the whole text invalid, as a failing
+// `re:compile` does in emqx_authz_rule.
+import { compileRegex, regexProblem } from './regex.ts';
 import { topicMatches } from './topic.ts';
 
 type Term = string | number | { atom: string } | { tuple: Term[] } | Term[];
@@ -140,12 +143,9 @@ function stringMatcher(value: Term, what: string): (s: string | null) => boolean
   if (typeof value === 'string') return (s) => s === value;
   const t = tuple(value);
   if (t && atom(t[0]) === 're' && typeof t[1] === 'string') {
-    let re: RegExp;
-    try {
-      re = new RegExp(t[1]);
-    } catch {
-      throw new ParseError(`invalid regular expression for ${what}: ${t[1]}`);
-    }
+    const problem = regexProblem(t[1]);
+    if (problem) throw new ParseError(`invalid regular expression for ${what}: ${t[1]}: ${problem}`);
+    const re = compileRegex(t[1]);
     return (s) => s !== null && re.test(s);
   }
   throw new ParseError(`invalid ${what}`);

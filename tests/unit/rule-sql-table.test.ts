@@ -130,6 +130,11 @@ const CASES: Case[] = [
     ['cdcdef', 'abcdef', 'cdabef']),
   fn('[regex_match(\'abc123\', \'[a-zA-Z1-9]*\'), regex_replace(\'ab1cd3ef\', \'[1-9]\', \'[&]\'), regex_replace(\'ccefacef\', \'c+\', \':\')]',
     [true, 'ab[1]cd[3]ef', ':efa:ef']),
+  // RE2 (the linear-time engine): groups, `(?P<name>…)`, `&` per match, unanchored search.
+  fn('[regex_extract(\'t/42/x\', \'t/([0-9]+)/(.)\'), regex_extract(\'k=v\', \'(?P<k>[a-z]+)=([a-z]+)\'), regex_replace(\'a1b22\', \'[0-9]\', \'<&>\'), regex_match(\'xaay\', \'a+\')]',
+    [['42', 'x'], ['k', 'v'], 'a<1>b<2><2>', true]),
+  // A pattern from the message that RE2 cannot compile (a backreference) fails the run.
+  { sql: 'SELECT regex_match(clientid, payload.re) AS v FROM "t/#"', input: { ...MESSAGE, payload: JSON.stringify({ re: '(a)\\1' }) }, expected: 'exception' },
   fn('[ascii(\'a\'), find(\'eeabcabcee\', \'abc\'), find(\'eeabcabcee\', \'abc\', \'trailing\'), find(\'eeabcabcee\', \'xyz\')]',
     [97, 'abcabcee', 'abcee', '']),
   // ---- map ----

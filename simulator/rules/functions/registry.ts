@@ -14,13 +14,15 @@ export interface FnDef {
   min: number;
   max: number;
   fn: (args: unknown[], ctx: FnContext) => unknown;
+  /** Checks a call when the SQL is written, given the literal arguments (undefined for others): a problem, or null. */
+  check?: (literals: unknown[]) => string | null;
 }
 
 export type FnGroup = Record<string, FnDef>;
 
 /** Shorthand: a function of exactly/at least `min` and at most `max` arguments. */
-export function def(min: number, max: number, fn: FnDef['fn']): FnDef {
-  return { min, max, fn };
+export function def(min: number, max: number, fn: FnDef['fn'], check?: FnDef['check']): FnDef {
+  return { min, max, fn, check };
 }
 
 export function callFn(table: FnGroup, name: string, args: unknown[], ctx: FnContext): unknown {

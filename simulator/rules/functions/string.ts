@@ -1,14 +1,28 @@
 // String functions of emqx_rule_funcs: case, trimming, substrings, split/tokens/concat, padding,
 // replace, regular expressions, find and sprintf (with the common ~s ~p ~w directives).
+// The regex_* functions run on the linear-time engine (store/regex.ts): neither a pattern nor a
+// subject from a message can make them backtrack. A literal pattern RE2 cannot compile is refused
+// with the rule's SQL; one that arrives with a message fails that run (`failed.exception`), as a
+// `re:run` badarg fails it in EMQX.
+import { compileRegex, regexProblem, type Regex } from '../../store/regex.ts';
 import { EvalError, str, toArray, toInt, toStr } from '../values.ts';
 import { def, type FnGroup } from './registry.ts';
 
-function regex(re: unknown, flags = ''): RegExp {
+function regex(re: unknown): Regex {
+  const pattern = str(re);
   try {
-    return new RegExp(str(re), flags);
-  } catch {
-    throw new EvalError(`invalid regular expression ${JSON.stringify(re)}`);
+    return compileRegex(pattern);
+  } catch (err) {
+    throw new EvalError(`invalid regular expression ${JSON.stringify(pattern)}: ${(err as Error).message}`);
   }
+}
+
+/** The write-time check of the regex_* functions: their pattern (second argument) when literal. */
+function literalPattern(literals: unknown[]): string | null {
+  const pattern = literals[1];
+  if (typeof pattern !== 'string') return null;
+  const problem = regexProblem(pattern);
+  return problem && `invalid regular expression ${pattern}: ${problem}`;
 }
 
 function direction(v: unknown, allowed: string[]): string {
@@ -21,9 +35,8 @@ function direction(v: unknown, allowed: string[]): string {
  * The text of one match under an Erlang `re:replace` replacement: `&` is the whole match, `\N`
  * and `\gN` a group, `\&` and `\\` the characters themselves.
  */
-function replacement(template: string, match: unknown[]): string {
-  const groups = match.slice(0, match.findIndex((x) => typeof x === 'number'));
-  const group = (n: number) => String(groups[n] ?? '');
+function replacement(template: string, groups: (string | undefined)[]): string {
+  const group = (n: number) => groups[n] ?? '';
   return template.replace(/\\g\{?(\d+)\}?|\\(\d+)|\\([&\\])|&/g, (_all, g: string | undefined, d: string | undefined, lit: string | undefined) => {
     if (lit) return lit;
     if (g !== undefined || d !== undefined) return group(Number(g ?? d));
@@ -102,13 +115,16 @@ export const stringFunctions: FnGroup = {
     const at = d === 'leading' ? text.indexOf(from) : text.lastIndexOf(from);
     return at < 0 ? text : text.slice(0, at) + to + text.slice(at + from.length);
   }),
-  regex_match: def(2, 2, ([s, re]) => regex(re).test(str(s))),
-  regex_replace: def(3, 3, ([s, re, rep]) => str(s).replace(regex(re, 'g'), (...m: unknown[]) => replacement(str(rep), m))),
+  regex_match: def(2, 2, ([s, re]) => regex(re).test(str(s)), literalPattern),
+  regex_replace: def(3, 3, ([s, re, rep]) => {
+    const template = str(rep);
+    return regex(re).replaceAll(str(s), (m) => replacement(template, m));
+  }, literalPattern),
   regex_extract: def(2, 2, ([s, re]) => {
     const m = regex(re).exec(str(s));
     if (!m) return [];
     return m.length > 1 ? m.slice(1).map((g) => g ?? '') : [m[0]];
-  }),
+  }, literalPattern),
   ascii: def(1, 1, ([s]) => {
     const text = str(s);
     if (text.length !== 1) throw new EvalError('ascii needs one character');

@@ -1,6 +1,7 @@
 // Time and date functions: now_timestamp, now_rfc3339, unix_ts_to_rfc3339, rfc3339_to_unix_ts,
 // format_date, date_to_unix_ts and timezone_to_offset_seconds. Units are second (default),
 // millisecond, microsecond and nanosecond; offsets are `Z`, `local`, `+08:00`, `+0800` or seconds.
+import { compileRegex } from '../../store/regex.ts';
 import { rfc3339 } from '../../store/time.ts';
 import { EvalError, str, toInt } from '../values.ts';
 import { def, type FnGroup } from './registry.ts';
@@ -71,13 +72,20 @@ function parseDate(per: number, offset: number, format: string, input: string): 
     if (k.endsWith('z')) return '([+-]\\d{2}:?\\d{2}(?::?\\d{2})?|Z)';
     return '(\\d{2})';
   });
-  const m = new RegExp(`^${pattern}$`).exec(input);
+  // The format comes from the SQL or a message: its text is escaped above, and the pattern runs on
+  // the linear-time engine like every other pattern built from operator input.
+  let m: (string | undefined)[] | null;
+  try {
+    m = compileRegex(`^${pattern}$`).exec(input);
+  } catch (err) {
+    throw new EvalError(`invalid date format ${JSON.stringify(format)}: ${(err as Error).message}`);
+  }
   if (!m) throw new EvalError(`date ${JSON.stringify(input)} does not match ${JSON.stringify(format)}`);
   const v: Record<string, number> = { Y: 1970, m: 1, d: 1, H: 0, M: 0, S: 0 };
   let nanos = 0;
   let off = offset;
   fields.forEach((k, i) => {
-    const text = m[i + 1];
+    const text = m[i + 1] ?? '';
     if (k.endsWith('z')) off = offsetSeconds(text);
     else if (k.endsWith('N')) nanos = Number(text.padEnd(9, '0'));
     else v[k] = Number(text);

@@ -1,0 +1,220 @@
+// Hardening, finding 4 — promise S20 (security.md): regexes written by operators (banned
+// `clientid_re`/`username_re`, topic rewrite, rule SQL `regex_*`, file ACL `{re, …}`) run in
+// linear time, so one hostile packet cannot hold the event loop: `^(a+)+$` against `aaa…a!`
+// leaves `/status` within 10× its baseline, measured in the same test. A pattern the engine
+// cannot take (backreference, lookaround) is refused where it is written with 400 BAD_REQUEST.
+import type { MqttClient } from 'mqtt';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator } from '../helpers/simulator.ts';
+
+let sim: RunningSimulator;
+let token = '';
+let open: MqttClient[] = [];
+let defaultAcl = '';
+
+test.before(async () => {
+  // 5.8: the release whose /banned takes the regex kinds (5.6+).
+  sim = await startSimulator({ nodes: 1, app: { emqxVersion: '5.8.9' } });
+  token = await login(sim.baseUrl);
+  defaultAcl = (await call('GET', '/authorization/sources/file')).json.rules;
+});
+
+test.after.each(async () => {
+  await Promise.all(open.map((c) => endMqtt(c)));
+  open = [];
+  await call('DELETE', '/banned');
+  await call('PUT', '/mqtt/topic_rewrite', []);
+  for (const rule of (await call('GET', '/rules')).json.data as { id: string }[]) await call('DELETE', `/rules/${rule.id}`);
+  await call('PUT', '/authorization/sources/file', { type: 'file', enable: true, rules: defaultAcl });
+});
+
+test.after(async () => {
+  await sim.close();
+});
+
+const call = (method: string, path: string, body?: unknown) => request(sim.baseUrl, method, `/api/v5${path}`, { token, body });
+
+// On a backtracking engine `^(a+)+$` needs about 2^n steps for n a's and a character that fails
+// it: 28 a's held the process for seconds (each more a doubles it).
+const EVIL = '^(a+)+$';
+const HOSTILE = `${'a'.repeat(28)}!`;
+// Headroom for a shared machine: a 1 ms baseline must not make the bound 10 ms.
+const FLOOR_MS = 50;
+
+async function client(clientId: string): Promise<MqttClient> {
+  const c = await connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId });
+  c.on('error', () => {});
+  open.push(c);
+  return c;
+}
+
+const publish = (c: MqttClient, topic: string, payload = 'x') =>
+  new Promise<void>((resolve, reject) => c.publish(topic, payload, { qos: 1 }, (err) => (err ? reject(err) : resolve())));
+
+function subscribe(c: MqttClient, topic: string): Promise<number> {
+  return new Promise((resolve) => c.subscribe(topic, { qos: 1 }, (err, granted) => {
+    const refused = (err as { packet?: { granted?: number[] } } | null)?.packet?.granted?.[0];
+    resolve(refused ?? granted?.[0]?.qos ?? -1);
+  }));
+}
+
+/** Milliseconds one GET /status takes (it needs no credentials). */
+async function statusMs(): Promise<number> {
+  const started = performance.now();
+  const res = await request(sim.baseUrl, 'GET', '/status');
+  assert.is(res.status, 200);
+  return performance.now() - started;
+}
+
+/** The median of a few /status requests after a warm-up. */
+async function baseline(): Promise<number> {
+  await statusMs();
+  const times: number[] = [];
+  for (let i = 0; i < 7; i++) times.push(await statusMs());
+  times.sort((a, b) => a - b);
+  return times[3];
+}
+
+/**
+ * Runs `hostile` (which sends the packet and resolves once the broker answered it) while asking
+ * /status again and again, then a few times more; the slowest /status answer.
+ */
+async function slowestStatusDuring(hostile: () => Promise<unknown>): Promise<{ slowest: number; result: unknown }> {
+  let done = false;
+  let result: unknown;
+  let failure: unknown = null;
+  const running = hostile().then((r) => (result = r), (err) => (failure = err)).finally(() => (done = true));
+  let slowest = 0;
+  do slowest = Math.max(slowest, await statusMs());
+  while (!done);
+  await running;
+  for (let i = 0; i < 3; i++) slowest = Math.max(slowest, await statusMs());
+  if (failure) throw failure;
+  return { slowest, result };
+}
+
+async function assertNoStall(what: string, hostile: () => Promise<unknown>): Promise<unknown> {
+  const base = await baseline();
+  const { slowest, result } = await slowestStatusDuring(hostile);
+  const bound = 10 * base + FLOOR_MS;
+  assert.ok(slowest <= bound, `${what}: /status took ${slowest.toFixed(1)} ms, bound ${bound.toFixed(1)} ms (baseline ${base.toFixed(1)} ms)`);
+  return result;
+}
+
+async function connackCode(clientId: string): Promise<number> {
+  try {
+    await client(clientId);
+    return 0;
+  } catch (err) {
+    return (err as { code?: number }).code ?? -1;
+  }
+}
+
+test('a clientid_re ban of ^(a+)+$ and a hostile CONNECT: /status stays within 10× its baseline', async () => {
+  assert.is((await call('POST', '/banned', { as: 'clientid_re', who: EVIL, until: 'infinity' })).status, 200);
+  const code = await assertNoStall('banned CONNECT', () => connackCode(HOSTILE));
+  assert.is(code, 0, 'the hostile id does not match the pattern, so it connects');
+  assert.is(await connackCode('aaaa'), 5, 'an id the pattern matches is still banned');
+});
+
+test('a topic rewrite ^x/(a+)+$ and a hostile PUBLISH: /status stays within 10× its baseline; rewriting still works', async () => {
+  assert.is((await call('PUT', '/mqtt/topic_rewrite', [{ action: 'publish', source_topic: 'x/#', re: '^x/(a+)+$', dest_topic: 'y/$1' }])).status, 200);
+  const watcher = await client('rw-watch');
+  const got: string[] = [];
+  watcher.on('message', (topic) => got.push(topic));
+  assert.is(await subscribe(watcher, '#'), 1);
+  const publisher = await client('rw-pub');
+  await assertNoStall('rewrite PUBLISH', () => publish(publisher, `x/${HOSTILE}`));
+  await publish(publisher, 'x/aaa');
+  await waitFor(() => got.includes('y/aaa'), 2000, 'the rewritten topic');
+  assert.ok(got.includes(`x/${HOSTILE}`), 'a topic the regex does not match stays as it is');
+});
+
+test('a rule WHERE regex_match(clientid, \'^(a+)+$\') and a hostile client: /status stays within 10× its baseline', async () => {
+  const created = await call('POST', '/rules', { id: 'evil_re', sql: `SELECT clientid FROM "t/#" WHERE regex_match(clientid, '${EVIL}')`, actions: [] });
+  assert.is(created.status, 201, created.text);
+  const hostile = await client(HOSTILE);
+  await assertNoStall('rule SQL regex_match', () => publish(hostile, 't/1'));
+  const plain = await client('aaaa');
+  await publish(plain, 't/1');
+  await waitFor(async () => (await call('GET', '/rules/evil_re/metrics')).json.metrics.matched === 2, 2000, 'both messages counted');
+  const m = (await call('GET', '/rules/evil_re/metrics')).json.metrics;
+  assert.equal([m.passed, m['failed.no_result'], m['failed.exception']], [1, 1, 0]);
+});
+
+test('a file ACL {clientid, {re, "^(a+)+$"}} and a hostile SUBSCRIBE and PUBLISH: /status stays within 10× its baseline', async () => {
+  const rules = [`{deny, {clientid, {re, "${EVIL}"}}, all, ["#"]}.`, '{allow, all}.'].join('\n');
+  assert.is((await call('PUT', '/authorization/sources/file', { type: 'file', enable: true, rules })).status, 204);
+  const hostile = await client(HOSTILE);
+  const granted = await assertNoStall('ACL SUBSCRIBE', () => subscribe(hostile, 'acl/sub'));
+  assert.is(granted, 1, 'the hostile id does not match the deny rule');
+  await assertNoStall('ACL PUBLISH', () => publish(hostile, 'acl/pub'));
+  const matched = await client('aaaa');
+  assert.is(await subscribe(matched, 'acl/sub'), 128, 'an id the pattern matches is denied');
+});
+
+test('a pattern the engine cannot compile is a 400 BAD_REQUEST where it is written', async () => {
+  // Banned: the field and the reason.
+  for (const [as, who] of [['clientid_re', '(a)\\1'], ['username_re', '(?=a)b']]) {
+    const res = await call('POST', '/banned', { as, who });
+    assert.is(res.status, 400, `${as} ${who}`);
+    assert.is(res.json.code, 'BAD_REQUEST');
+    assert.match(res.json.message, as);
+    assert.match(res.json.message, /invalid|unsupported/);
+  }
+  assert.equal((await call('GET', '/banned')).json.meta.count, 0);
+  const filter = await call('GET', `/banned?like_clientid=${encodeURIComponent('(?=a)')}`);
+  assert.is(filter.status, 400);
+
+  // Topic rewrite: EMQX's validation error with the path of the field.
+  const rewrite = await call('PUT', '/mqtt/topic_rewrite', [{ action: 'all', source_topic: 'x/#', re: '^x/(?!a)(.+)$', dest_topic: 'y/$1' }]);
+  assert.is(rewrite.status, 400);
+  assert.is(rewrite.json.code, 'BAD_REQUEST');
+  const reason = JSON.parse(rewrite.json.message);
+  assert.is(reason.path, 'rewrite.1.re');
+  assert.match(reason.reason.compile_error, /unsupported Perl syntax/);
+  assert.equal((await call('GET', '/mqtt/topic_rewrite')).json, []);
+
+  // File ACL: the rules text is refused and the previous text stays.
+  const acl = await call('PUT', '/authorization/sources/file', { type: 'file', enable: true, rules: '{allow, {clientid, {re, "(a)\\\\1"}}, all, ["#"]}.' });
+  assert.is(acl.status, 400);
+  assert.is(acl.json.code, 'BAD_REQUEST');
+  assert.match(acl.json.message, /clientid/);
+  assert.match(acl.json.message, /\\1/);
+  assert.is((await call('GET', '/authorization/sources/file')).json.rules, defaultAcl);
+
+  // Rule SQL with a literal pattern: create, update and rule_test.
+  const sql = (re: string) => `SELECT clientid FROM "t/#" WHERE regex_match(clientid, '${re}')`;
+  const bad = await call('POST', '/rules', { id: 'bad_re', sql: sql('(?=a)'), actions: [] });
+  assert.is(bad.status, 400);
+  assert.is(bad.json.code, 'BAD_REQUEST');
+  assert.match(bad.json.message, /regex_match/);
+  assert.match(bad.json.message, /unsupported Perl syntax/);
+  assert.is((await call('GET', '/rules/bad_re')).status, 404);
+  assert.is((await call('POST', '/rules', { id: 'ok_re', sql: sql('^a+$'), actions: [] })).status, 201);
+  // A SQL string takes `\\` for one backslash: the pattern is `(a)\1`.
+  const update = await call('PUT', '/rules/ok_re', { sql: `SELECT regex_replace(clientid, '(a)\\\\1', 'b') AS v FROM "t/#"` });
+  assert.is(update.status, 400);
+  assert.match(update.json.message, /regex_replace/);
+  assert.is((await call('GET', '/rules/ok_re')).json.sql, sql('^a+$'));
+  const ruleTest = await call('POST', '/rule_test', {
+    sql: `SELECT regex_extract(clientid, '(?<=a)b') AS v FROM "t/#"`,
+    context: { event_type: 'message_publish', topic: 't/1', clientid: 'ab' },
+  });
+  assert.is(ruleTest.status, 400);
+});
+
+test('a pattern that arrives with a message and does not compile fails that rule run, counted, and nothing else', async () => {
+  const created = await call('POST', '/rules', { id: 'dyn_re', sql: 'SELECT clientid FROM "d/#" WHERE regex_match(clientid, payload.re)', actions: [] });
+  assert.is(created.status, 201, created.text);
+  const c = await client('dyn-1');
+  await publish(c, 'd/1', JSON.stringify({ re: '(a)\\1' }));
+  await publish(c, 'd/1', JSON.stringify({ re: '^dyn-\\d$' }));
+  await waitFor(async () => (await call('GET', '/rules/dyn_re/metrics')).json.metrics.matched === 2, 2000, 'both messages counted');
+  const m = (await call('GET', '/rules/dyn_re/metrics')).json.metrics;
+  assert.equal([m.passed, m['failed.exception']], [1, 1]);
+  assert.is((await request(sim.baseUrl, 'GET', '/status')).status, 200);
+});
+
+test.run();
