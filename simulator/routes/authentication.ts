@@ -2,7 +2,7 @@
 // order, status, and built-in database users with paging and import (emqx-api-part2 §2).
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import { multipartPlugin, type FormBody } from '../plugins/multipart.ts';
+import { uploadPlugin, uploadedFile } from '../plugins/upload.ts';
 import { parseUserFile } from '../store/authn.ts';
 import { pageQueryProperties } from '../store/pagination.ts';
 
@@ -30,7 +30,7 @@ function id(params: { id: string }): string {
 export default async function authentication(app: FastifyInstance): Promise<void> {
   const { store } = app;
   // Import files of 10 000 users and more.
-  multipartPlugin(app, 64 * 1024 * 1024);
+  await uploadPlugin(app, 64 * 1024 * 1024);
 
   app.get('/authentication', async () => store.authn.list());
 
@@ -93,9 +93,9 @@ export default async function authentication(app: FastifyInstance): Promise<void
     const contentType = String(request.headers['content-type'] ?? '');
     let rows: Json[];
     if (contentType.startsWith('multipart/form-data')) {
-      const file = (request.body as FormBody | undefined)?.filename;
+      const file = uploadedFile(request.body, 'filename');
       if (!file) throw apiError(400, 'BAD_REQUEST', 'Missing required parameter: filename');
-      rows = parseUserFile(file.filename ?? '', file.data.toString('utf8'));
+      rows = parseUserFile(file.filename, file.data.toString('utf8'));
     } else {
       if (!Array.isArray(request.body)) throw apiError(400, 'BAD_REQUEST', 'Missing required parameter: filename');
       rows = request.body as Json[];

@@ -2,7 +2,7 @@
 // download and delete backup files, and import one back. Files belong to node 1 (this process).
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import { multipartPlugin, type FormBody } from '../plugins/multipart.ts';
+import { uploadPlugin, uploadedFile } from '../plugins/upload.ts';
 import { SELF_NODE } from '../store/cluster.ts';
 import { paginate, pageQueryProperties, type PageQuery } from '../store/pagination.ts';
 
@@ -29,11 +29,7 @@ const uploadSchema = { consumes: ['multipart/form-data'], body: { type: 'object'
 
 export default async function dataBackup(app: FastifyInstance): Promise<void> {
   const { store } = app;
-  multipartPlugin(app, MAX_BACKUP_BYTES);
-  // The rewrite module caches compiled rules: rebuild them from the imported state.
-  store.backups.onImport(async () => {
-    await store.rewrite.update(store.state.rewrite ?? []);
-  });
+  await uploadPlugin(app, MAX_BACKUP_BYTES);
 
   // Files exist on this node only; another known node has none, an unknown one is an error.
   function checkNode(node: string | undefined): boolean {
@@ -47,7 +43,7 @@ export default async function dataBackup(app: FastifyInstance): Promise<void> {
       body: { type: 'object', additionalProperties: false, properties: { table_sets: stringList, root_keys: stringList } },
       response: { 200: fileView },
     },
-  }, async (request) => store.backups.export(request.body?.root_keys, request.body?.table_sets));
+  }, async (request) => store.backups.export(request.body?.root_keys, request.body?.table_sets, { apiKey: request.principal?.kind === 'api_key' }));
 
   app.get<{ Querystring: PageQuery }>('/data/files', {
     schema: {
@@ -64,15 +60,12 @@ export default async function dataBackup(app: FastifyInstance): Promise<void> {
     },
   }, async (request) => paginate(await store.backups.list(), request.query));
 
-  app.post<{ Body: FormBody }>('/data/files', {
-    bodyLimit: MAX_BACKUP_BYTES,
+  app.post('/data/files', {
     // multipart/form-data with the archive in the field `filename`.
     schema: uploadSchema,
   }, async (request, reply) => {
-    const part = request.body?.filename;
-    if (!part || typeof part !== 'object' || !Buffer.isBuffer(part.data)) {
-      throw apiError(400, 'BAD_REQUEST', 'Missing required parameter: filename');
-    }
+    const part = uploadedFile(request.body, 'filename');
+    if (!part) throw apiError(400, 'BAD_REQUEST', 'Missing required parameter: filename');
     await store.backups.upload(part.filename, part.data);
     return reply.code(204).send();
   });
@@ -82,7 +75,7 @@ export default async function dataBackup(app: FastifyInstance): Promise<void> {
   }, async (request, reply) => {
     const { filename } = request.params;
     if (!checkNode(request.query.node)) throw apiError(404, 'NOT_FOUND', 'Backup file not found');
-    const data = await store.backups.read(filename);
+    const data = await store.backups.download(filename, { apiKey: request.principal?.kind === 'api_key' });
     return reply
       .type('application/octet-stream')
       .header('content-disposition', `attachment; filename="${filename}"`)
@@ -108,7 +101,10 @@ export default async function dataBackup(app: FastifyInstance): Promise<void> {
     },
   }, async (request, reply) => {
     if (!checkNode(request.body.node)) throw apiError(400, 'BAD_REQUEST', 'Backup file not found');
-    await store.backups.import(request.body.filename);
+    await store.backups.import(request.body.filename, {
+      apiKey: request.principal?.kind === 'api_key',
+      revokeUser: (username) => store.tokens.revokeUser(username),
+    });
     return reply.code(204).send();
   });
 }

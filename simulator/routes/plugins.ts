@@ -3,7 +3,7 @@
 // and schema calls.
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import { multipartPlugin, type FormBody } from '../plugins/multipart.ts';
+import { uploadPlugin, uploadedFile } from '../plugins/upload.ts';
 
 interface IdParams {
   id: string;
@@ -43,19 +43,16 @@ const uploadSchema = { consumes: ['multipart/form-data'], body: { type: 'object'
 
 export default async function plugins(app: FastifyInstance): Promise<void> {
   const { store } = app;
-  multipartPlugin(app, MAX_PACKAGE_BYTES);
+  await uploadPlugin(app, MAX_PACKAGE_BYTES);
 
   app.get('/plugins', { schema: { response: { 200: { type: 'array', items: plugin } } } }, async () => store.plugins.list());
 
-  app.post<{ Body: FormBody }>('/plugins/install', {
-    bodyLimit: MAX_PACKAGE_BYTES,
+  app.post('/plugins/install', {
     // multipart/form-data with the file in the field `plugin`.
     schema: uploadSchema,
   }, async (request, reply) => {
-    const part = request.body?.plugin;
-    if (!part || typeof part !== 'object' || !Buffer.isBuffer(part.data)) {
-      throw apiError(400, 'BAD_FORM_DATA', 'form-data should be plugin=@packagename-vsn.tar.gz;type=application/x-gzip');
-    }
+    const part = uploadedFile(request.body, 'plugin');
+    if (!part) throw apiError(400, 'BAD_FORM_DATA', 'form-data should be plugin=@packagename-vsn.tar.gz;type=application/x-gzip');
     await store.plugins.install(part.filename, part.data);
     return reply.code(204).send();
   });

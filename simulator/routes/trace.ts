@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
 import { parseEpochSecond } from '../store/time.ts';
-import type { PayloadEncode, TraceType } from '../store/trace.ts';
+import { TRACE_NAME, type PayloadEncode, type TraceType } from '../store/trace.ts';
 
 interface TraceBody {
   name: string;
@@ -27,7 +27,7 @@ const body = {
   required: ['name', 'type'],
   additionalProperties: false,
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 256, pattern: '^[A-Za-z]+[A-Za-z0-9-_]*$' },
+    name: { type: 'string', minLength: 1, maxLength: 256, pattern: TRACE_NAME.source },
     type: { type: 'string', enum: ['clientid', 'topic', 'ip_address'] },
     clientid: { type: 'string', maxLength: 65535 },
     topic: { type: 'string', maxLength: 65535 },
@@ -45,7 +45,8 @@ const traceProperties = {
   status: { type: 'string' }, log_size: { type: 'object', additionalProperties: { type: 'integer' } },
 } as const;
 const trace = { type: 'object', properties: traceProperties } as const;
-const params = { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 256 } } } as const;
+// A name that could never have been created is refused before the store sees it (S22).
+const params = { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 256, pattern: TRACE_NAME.source } } } as const;
 const nodeQuery = { node: { type: 'string', maxLength: 256 } } as const;
 const logQuery = {
   type: 'object',

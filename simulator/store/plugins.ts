@@ -6,7 +6,8 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { apiError } from '../plugins/errors.ts';
 import type { StoreContext } from './context.ts';
-import { ArchiveError, untargz } from './tar.ts';
+import { insideDir } from './inside-dir.ts';
+import { ArchiveError, untargz, type ArchiveLimits } from './tar.ts';
 
 /** A plugin as persisted: its release.json, README, run state and config. */
 export interface PluginRecord {
@@ -31,6 +32,19 @@ export interface PluginView extends Record<string, unknown> {
 }
 
 export const PLUGIN_ID = /^[A-Za-z]+[A-Za-z0-9-_.]*$/;
+const MiB = 1024 * 1024;
+/**
+ * Caps on a package (security.md S21): the upload itself, what it inflates to, its entries. Only
+ * the few metadata files are kept in memory, each at most 1 MiB; the rest is counted and dropped.
+ */
+export const PACKAGE_LIMITS: ArchiveLimits = {
+  maxCompressedBytes: 64 * MiB,
+  maxTotalBytes: 256 * MiB,
+  maxEntries: 10_000,
+  maxEntryBytes: 64 * MiB,
+  maxKeptBytes: 1 * MiB,
+};
+const METADATA = /^(?:\.\/)?[^/]+\/(?:release\.json|README\.md|config\.json|config_schema\.avsc|config_i18n\.json)$/;
 const FORM_HINT = 'form-data should be plugin=@packagename-vsn.tar.gz;type=application/x-gzip';
 
 function parseJson(data: Buffer, what: string): Record<string, unknown> {
@@ -41,6 +55,23 @@ function parseJson(data: Buffer, what: string): Record<string, unknown> {
     // reported below
   }
   throw apiError(400, 'BAD_PLUGIN_INFO', `${what} is not a valid JSON object`);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Why a stored plugin record is unusable, or null: the same name rules as an install (the id is
+ * `<name>-<rel_vsn>` and matches PLUGIN_ID), for records that arrive by a backup import.
+ */
+export function pluginRecordProblem(value: unknown): string | null {
+  if (!isObject(value)) return 'must be an object';
+  const { id, info, readme, running, installed_at } = value;
+  if (typeof id !== 'string' || !PLUGIN_ID.test(id)) return `id must match ${PLUGIN_ID.source}`;
+  if (!isObject(info) || typeof info.name !== 'string' || typeof info.rel_vsn !== 'string') return 'info.name and info.rel_vsn are required';
+  if (`${info.name}-${info.rel_vsn}` !== id) return 'id must be <info.name>-<info.rel_vsn>';
+  if (typeof readme !== 'string' || typeof running !== 'boolean' || typeof installed_at !== 'number') return 'readme, running and installed_at are required';
+  for (const key of ['config', 'avsc', 'i18n'] as const) if (value[key] !== undefined && !isObject(value[key])) return `${key} must be an object`;
+  return null;
 }
 
 export class Plugins {
@@ -95,7 +126,7 @@ export class Plugins {
     if (!base.endsWith('.tar.gz')) throw apiError(400, 'BAD_FORM_DATA', `${FORM_HINT} (got ${base})`);
     let entries;
     try {
-      entries = untargz(data);
+      entries = await untargz(data, { limits: PACKAGE_LIMITS, keep: (name) => METADATA.test(name) });
     } catch (err) {
       if (err instanceof ArchiveError) throw apiError(400, 'BAD_PLUGIN_INFO', `bad plugin package ${base}: ${err.message}`);
       throw err;
@@ -127,7 +158,7 @@ export class Plugins {
     if (i18n) record.i18n = parseJson(i18n.data, 'config_i18n.json');
     if (this.dir) {
       await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      await writeFile(path.join(this.dir, `${id}.tar.gz`), data, { mode: 0o600 });
+      await writeFile(this.packageFile(id), data, { mode: 0o600 });
     }
     this.ctx.state.plugins = [...this.records, record];
     await this.ctx.persist();
@@ -138,7 +169,16 @@ export class Plugins {
     const record = this.find(id);
     this.ctx.state.plugins = this.records.filter((p) => p !== record);
     await this.ctx.persist();
-    if (this.dir) await rm(path.join(this.dir, `${id}.tar.gz`), { force: true });
+    // A record with an id no API would take (an old or edited state file) has no file to remove.
+    const file = this.dir && PLUGIN_ID.test(id) ? insideDir(this.dir, `${id}.tar.gz`) : null;
+    if (file) await rm(file, { force: true });
+  }
+
+  // The package's path; the id was checked against PLUGIN_ID by whoever built the record.
+  private packageFile(id: string): string {
+    const file = PLUGIN_ID.test(id) && this.dir ? insideDir(this.dir, `${id}.tar.gz`) : null;
+    if (!file) throw apiError(400, 'BAD_PLUGIN_INFO', `invalid plugin name ${id}`);
+    return file;
   }
 
   async setRunning(id: string, running: boolean): Promise<void> {

@@ -1,8 +1,10 @@
-// A minimal ustar (POSIX.1-1988) reader and writer with gzip on top, for plugin packages and
-// data backups: regular files and directories only, names up to 255 bytes (prefix + name), all
-// in memory. Reading checks header checksums and sizes so a truncated or corrupt archive is an
-// error with a plain reason instead of a partial result.
-import { gunzipSync, gzipSync } from 'node:zlib';
+// .tar.gz reading and writing for plugin packages and data backups, on tar-stream over node:zlib.
+// Reading streams the gzip data and refuses an archive as soon as it passes one of its caps
+// (security.md S21): compressed size, inflated total, number of entries, size of one entry. Only
+// the entries a caller keeps are held in memory; the others are counted and dropped. Regular
+// files and directories are returned; links and devices are skipped, never followed.
+import { createGunzip, gzipSync } from 'node:zlib';
+import tarStream from 'tar-stream';
 
 export interface TarEntry {
   name: string;
@@ -15,129 +17,107 @@ export interface TarEntry {
 /** A problem with an archive; `message` is fit for an API answer. */
 export class ArchiveError extends Error {}
 
-const BLOCK = 512;
-
-function writeString(header: Buffer, value: string, offset: number, length: number): void {
-  header.write(value, offset, length, 'utf8');
+/** Hard limits on one archive; every read has them, callers only tighten or widen them. */
+export interface ArchiveLimits {
+  /** Bytes of the .tar.gz itself. */
+  maxCompressedBytes: number;
+  /** Bytes after gunzip (tar headers and padding included). */
+  maxTotalBytes: number;
+  /** Entries of any kind. */
+  maxEntries: number;
+  /** Bytes of one entry, as its header declares and as it arrives. */
+  maxEntryBytes: number;
+  /** Bytes of one entry the caller keeps in memory. */
+  maxKeptBytes: number;
 }
 
-function writeOctal(header: Buffer, value: number, offset: number, length: number): void {
-  header.write(`${value.toString(8).padStart(length - 1, '0')}\0`, offset, length, 'ascii');
+const MiB = 1024 * 1024;
+
+export const DEFAULT_LIMITS: ArchiveLimits = {
+  maxCompressedBytes: 64 * MiB,
+  maxTotalBytes: 64 * MiB,
+  maxEntries: 1000,
+  maxEntryBytes: 32 * MiB,
+  maxKeptBytes: 32 * MiB,
+};
+
+export interface ReadOptions {
+  limits?: Partial<ArchiveLimits>;
+  /** Which regular files to hold in memory (every one by default); the others are only counted. */
+  keep?: (name: string) => boolean;
 }
 
-// Splits a long path at a slash so that it fits the 155-byte prefix and 100-byte name fields.
-function splitName(name: string): { prefix: string; base: string } {
-  if (Buffer.byteLength(name) <= 100) return { prefix: '', base: name };
-  for (let i = name.lastIndexOf('/'); i > 0; i = name.lastIndexOf('/', i - 1)) {
-    const prefix = name.slice(0, i);
-    const base = name.slice(i + 1);
-    if (Buffer.byteLength(prefix) <= 155 && Buffer.byteLength(base) <= 100) return { prefix, base };
-  }
-  throw new ArchiveError(`file name too long for ustar: ${name}`);
+function gzipProblem(err: NodeJS.ErrnoException): ArchiveError {
+  return new ArchiveError(err.code === 'Z_BUF_ERROR' ? 'truncated archive (unexpected end of gzip data)' : 'not a gzip archive');
 }
 
-function header(entry: TarEntry): Buffer {
-  const h = Buffer.alloc(BLOCK);
-  const directory = entry.type === 'directory';
-  const { prefix, base } = splitName(directory && !entry.name.endsWith('/') ? `${entry.name}/` : entry.name);
-  writeString(h, base, 0, 100);
-  writeOctal(h, directory ? 0o755 : 0o644, 100, 8);
-  writeOctal(h, 0, 108, 8);
-  writeOctal(h, 0, 116, 8);
-  writeOctal(h, directory ? 0 : entry.data.length, 124, 12);
-  writeOctal(h, Math.floor((entry.mtime ?? Date.now()) / 1000), 136, 12);
-  h.fill(0x20, 148, 156); // checksum field counts as spaces while summing
-  h[156] = directory ? 0x35 : 0x30;
-  writeString(h, 'ustar\0', 257, 6);
-  writeString(h, '00', 263, 2);
-  writeString(h, prefix, 345, 155);
-  let sum = 0;
-  for (const byte of h) sum += byte;
-  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8, 'ascii');
-  return h;
+function tarProblem(err: Error): ArchiveError {
+  if (err instanceof ArchiveError) return err;
+  if (/unexpected end/i.test(err.message)) return new ArchiveError('truncated archive');
+  return new ArchiveError('corrupt tar archive');
 }
 
-/** Builds an uncompressed tar archive. */
-export function tar(entries: readonly TarEntry[]): Buffer {
-  const parts: Buffer[] = [];
-  for (const entry of entries) {
-    parts.push(header(entry));
-    if (entry.type === 'directory') continue;
-    parts.push(entry.data);
-    const pad = (BLOCK - (entry.data.length % BLOCK)) % BLOCK;
-    if (pad) parts.push(Buffer.alloc(pad));
-  }
-  // Two zero blocks end the archive.
-  parts.push(Buffer.alloc(BLOCK * 2));
-  return Buffer.concat(parts);
-}
+/** Reads a .tar.gz archive within `limits`; a bad gzip stream, tar structure or a cap throws ArchiveError. */
+export async function untargz(archive: Buffer, options: ReadOptions = {}): Promise<TarEntry[]> {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const keep = options.keep ?? (() => true);
+  if (archive.length > limits.maxCompressedBytes) throw new ArchiveError(`archive larger than ${limits.maxCompressedBytes} bytes`);
+  const gunzip = createGunzip();
+  const extract = tarStream.extract();
+  let inflated = 0;
+  // The inflated bytes are counted before tar-stream sees them, so a bomb stops at the cap
+  // whatever its headers say; backpressure keeps at most a few chunks in flight.
+  gunzip.on('data', (chunk: Buffer) => {
+    inflated += chunk.length;
+    if (inflated > limits.maxTotalBytes) {
+      gunzip.destroy();
+      extract.destroy(new ArchiveError(`archive inflates to more than ${limits.maxTotalBytes} bytes`));
+    } else if (!extract.write(chunk)) {
+      gunzip.pause();
+    }
+  });
+  extract.on('drain', () => gunzip.resume());
+  // streamx's end() takes an optional last chunk; its typings make it required.
+  gunzip.on('end', () => extract.end(undefined));
+  gunzip.on('error', (err) => extract.destroy(gzipProblem(err)));
+  gunzip.end(archive);
 
-function readString(block: Buffer, offset: number, length: number): string {
-  const field = block.subarray(offset, offset + length);
-  const end = field.indexOf(0);
-  return field.subarray(0, end === -1 ? length : end).toString('utf8');
-}
-
-function readOctal(block: Buffer, offset: number, length: number): number {
-  const text = readString(block, offset, length).trim();
-  if (text === '') return 0;
-  if (!/^[0-7]+$/.test(text)) throw new ArchiveError('corrupt tar header');
-  return parseInt(text, 8);
-}
-
-/** Reads a tar archive; regular files and directories are returned, other entry kinds skipped. */
-export function untar(archive: Buffer): TarEntry[] {
   const entries: TarEntry[] = [];
-  let offset = 0;
-  let longName: string | null = null;
-  let ended = false;
-  while (offset + BLOCK <= archive.length) {
-    const block = archive.subarray(offset, offset + BLOCK);
-    if (block.every((b) => b === 0)) {
-      ended = true;
-      break;
+  let count = 0;
+  try {
+    for await (const entry of extract) {
+      const { name, type, size = 0, mtime } = entry.header;
+      if (++count > limits.maxEntries) throw new ArchiveError(`archive has more than ${limits.maxEntries} entries`);
+      if (size > limits.maxEntryBytes) throw new ArchiveError(`entry ${name} is larger than ${limits.maxEntryBytes} bytes`);
+      const file = type === 'file' || type === 'contiguous-file';
+      const kept = file && keep(name);
+      if (kept && size > limits.maxKeptBytes) throw new ArchiveError(`entry ${name} is larger than ${limits.maxKeptBytes} bytes`);
+      const chunks: Buffer[] = [];
+      for await (const chunk of entry) if (kept) chunks.push(chunk as Buffer);
+      const time = mtime ? mtime.getTime() : undefined;
+      if (kept) entries.push({ name, data: Buffer.concat(chunks), mtime: time, type: 'file' });
+      else if (type === 'directory') entries.push({ name: name.replace(/\/+$/, ''), data: Buffer.alloc(0), mtime: time, type: 'directory' });
     }
-    let sum = 0;
-    for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : block[i];
-    if (readOctal(block, 148, 8) !== sum) throw new ArchiveError('corrupt tar header (checksum mismatch)');
-    const size = readOctal(block, 124, 12);
-    const type = String.fromCharCode(block[156] || 0x30);
-    const prefix = block.subarray(257, 262).toString('latin1') === 'ustar' ? readString(block, 345, 155) : '';
-    const base = readString(block, 0, 100);
-    const name = longName ?? (prefix ? `${prefix}/${base}` : base);
-    longName = null;
-    const start = offset + BLOCK;
-    if (start + size > archive.length) throw new ArchiveError('truncated archive');
-    const data = archive.subarray(start, start + size);
-    offset = start + Math.ceil(size / BLOCK) * BLOCK;
-    const mtime = readOctal(block, 136, 12) * 1000;
-    if (type === 'L') {
-      // GNU long name: the next entry's name is this entry's data.
-      longName = readString(data, 0, data.length);
-    } else if (type === '0' || type === '\0' || type === '7') {
-      entries.push({ name, data: Buffer.from(data), mtime, type: 'file' });
-    } else if (type === '5') {
-      entries.push({ name: name.replace(/\/+$/, ''), data: Buffer.alloc(0), mtime, type: 'directory' });
-    }
+  } catch (err) {
+    throw tarProblem(err as Error);
+  } finally {
+    gunzip.destroy();
+    extract.destroy();
   }
-  if (!ended && offset < archive.length) throw new ArchiveError('truncated archive');
-  if (!ended && entries.length === 0) throw new ArchiveError('empty or truncated archive');
+  if (count === 0) throw new ArchiveError('empty archive');
   return entries;
 }
 
-/** Builds a .tar.gz archive. */
-export function targz(entries: readonly TarEntry[]): Buffer {
-  return gzipSync(tar(entries));
-}
-
-/** Reads a .tar.gz archive; a bad gzip stream or tar structure throws ArchiveError. */
-export function untargz(archive: Buffer): TarEntry[] {
-  let plain: Buffer;
-  try {
-    plain = gunzipSync(archive);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ArchiveError(code === 'Z_BUF_ERROR' ? 'truncated archive (unexpected end of gzip data)' : 'not a gzip archive');
+/** Builds a .tar.gz archive (ustar, with pax headers for long names). */
+export async function targz(entries: readonly TarEntry[]): Promise<Buffer> {
+  const pack = tarStream.pack();
+  for (const entry of entries) {
+    const mtime = new Date(entry.mtime ?? Date.now());
+    if (entry.type === 'directory') pack.entry({ name: entry.name, type: 'directory', mode: 0o755, mtime });
+    else pack.entry({ name: entry.name, type: 'file', mode: 0o644, size: entry.data.length, mtime }, entry.data);
   }
-  return untar(plain);
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of pack) chunks.push(chunk as Buffer);
+  return gzipSync(Buffer.concat(chunks));
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { isIP } from 'node:net';
 import { apiError } from '../plugins/errors.ts';
 import type { StoreContext } from './context.ts';
+import { insideDir } from './inside-dir.ts';
 import { rfc3339 } from './time.ts';
 import { topicFilterProblem } from './topic.ts';
 import { zip } from './zip.ts';
@@ -51,6 +52,11 @@ export type TraceView = {
   log_size: Record<string, number>;
 } & Partial<Record<TraceType, string>>;
 
+/** The name rule of POST /trace (emqx_trace_api: letters, then letters, digits, `-`, `_`). */
+export const TRACE_NAME = /^[A-Za-z]+[A-Za-z0-9-_]*$/;
+export const TRACE_TYPES: readonly TraceType[] = ['clientid', 'topic', 'ip_address'];
+export const PAYLOAD_ENCODES: readonly PayloadEncode[] = ['text', 'hex', 'hidden'];
+
 /** emqx_trace's ?MAX_SIZE. */
 export const MAX_TRACES = 30;
 /** Reads above this many bytes answer 503 "Requested chunk size too big" (EMQX: enomem). */
@@ -58,6 +64,24 @@ export const MAX_READ_BYTES = 64 * 1024 * 1024;
 const DEFAULT_DURATION_MS = 10 * 60_000;
 
 const second = (ms: number) => Math.floor(ms / 1000) * 1000;
+
+/**
+ * Why a stored trace record is unusable, or null: POST /trace's rules (name, type, filter by type,
+ * payload encoding) plus the stored shape, for records that arrive by a backup import.
+ */
+export function traceRecordProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be an object';
+  const r = value as Record<string, unknown>;
+  if (typeof r.name !== 'string' || r.name.length > 256 || !TRACE_NAME.test(r.name)) return `name must match ${TRACE_NAME.source}`;
+  if (!TRACE_TYPES.includes(r.type as TraceType)) return `type must be one of ${TRACE_TYPES.join(', ')}`;
+  if (typeof r.filter !== 'string' || r.filter === '') return 'filter must be a non-empty string';
+  if (r.type === 'topic' && topicFilterProblem(r.filter)) return `topic: ${r.filter} invalid by ${topicFilterProblem(r.filter)}`;
+  if (r.type === 'ip_address' && !isIP(r.filter)) return 'ip address: einval';
+  if (!PAYLOAD_ENCODES.includes(r.payload_encode as PayloadEncode)) return `payload_encode must be one of ${PAYLOAD_ENCODES.join(', ')}`;
+  if (!Number.isFinite(r.start_at) || !Number.isFinite(r.end_at) || (r.end_at as number) <= (r.start_at as number)) return 'start_at must be before end_at';
+  if (typeof r.enable !== 'boolean') return 'enable must be a boolean';
+  return null;
+}
 
 /** The log file's name as EMQX gives it: `trace_<name>_<start date>.log`. */
 export function traceFileName(record: TraceRecord): string {
@@ -178,10 +202,17 @@ export class Traces {
   private log(record: TraceRecord): TraceLog {
     let log = this.logs.get(record.name);
     if (!log) {
-      log = new TraceLog(this.dir ? path.join(this.dir, traceFileName(record)) : null);
+      log = new TraceLog(this.file(record));
       this.logs.set(record.name, log);
     }
     return log;
+  }
+
+  // The log file inside `<data-dir>/trace/` (security.md S22). A record whose name breaks the
+  // rule (only an old or edited state file can hold one) logs in memory and touches no file.
+  private file(record: TraceRecord): string | null {
+    if (!this.dir || !TRACE_NAME.test(record.name)) return null;
+    return insideDir(this.dir, traceFileName(record));
   }
 
   /** The status at `now` (emqx_mgmt_api_trace:status/4). */

@@ -55,7 +55,7 @@ test('an uploaded plugin package shows the progress bar, then the plugin in the 
     await held;
     await route.continue();
   });
-  await install('e2e_plugin', '1.0.0', pluginPackage({ name: 'e2e_plugin', version: '1.0.0', readme: '# E2E plugin\n<b>not bold</b>\n' }));
+  await install('e2e_plugin', '1.0.0', await pluginPackage({ name: 'e2e_plugin', version: '1.0.0', readme: '# E2E plugin\n<b>not bold</b>\n' }));
   await w.page.waitForSelector('[data-test=plugin-upload-progress]', { state: 'visible' });
   assert.ok(await w.page.isDisabled('[data-test=plugin-upload-submit]'));
   release();
@@ -75,7 +75,7 @@ test('an uploaded plugin package shows the progress bar, then the plugin in the 
 });
 
 test('start, stop, move to top and uninstall change what the API reports', async () => {
-  await install('other_plugin', '2.0.0', pluginPackage({ name: 'other_plugin', version: '2.0.0' }));
+  await install('other_plugin', '2.0.0', await pluginPackage({ name: 'other_plugin', version: '2.0.0' }));
   const row = (id: string) => `[data-test=plugins-row][data-key="${id}"]`;
   await w.page.waitForSelector(row('other_plugin-2.0.0'));
   assert.equal(await pluginIds(), ['e2e_plugin-1.0.0', 'other_plugin-2.0.0']);
@@ -103,7 +103,7 @@ test('start, stop, move to top and uninstall change what the API reports', async
 
 for (const kind of ['missing-release', 'truncated'] as const) {
   test(`a ${kind} package shows the error and installs nothing`, async () => {
-    await install('bad', '1.0.0', brokenPluginPackage(kind, { name: 'bad', version: '1.0.0' }));
+    await install('bad', '1.0.0', await brokenPluginPackage(kind, { name: 'bad', version: '1.0.0' }));
     await w.page.waitForSelector('[data-test=plugin-upload-failed]');
     const message = (await w.page.textContent('[data-test=plugin-upload-failed]'))!;
     assert.ok(message.startsWith('Upload Failed: '), message);
@@ -125,7 +125,7 @@ test('a file with another extension is refused when chosen, and nothing is sent 
 
 test('a plugin with an Avro schema shows its config form, and saving changes what the API reports', async () => {
   const avsc = { type: 'record', name: 'Config', fields: [{ name: 'hostname', type: 'string' }, { name: 'port', type: 'int' }, { name: 'tls', type: 'boolean' }] };
-  await install('conf_plugin', '1.0.0', pluginPackage({ name: 'conf_plugin', version: '1.0.0', avsc, config: { hostname: 'db.local', port: 3306, tls: false } }));
+  await install('conf_plugin', '1.0.0', await pluginPackage({ name: 'conf_plugin', version: '1.0.0', avsc, config: { hostname: 'db.local', port: 3306, tls: false } }));
   await w.page.waitForSelector('[data-test=plugins-row][data-key="conf_plugin-1.0.0"]');
   await w.page.goto(`${sim.baseUrl}/#/plugins/detail/conf_plugin-1.0.0`);
   await w.page.waitForSelector('[data-test=plugin-config-form]');

@@ -23,7 +23,7 @@ export function pluginFileName({ name = 'my_plugin', version = '1.0.0' }: Plugin
 }
 
 /** A valid plugin package. */
-export function pluginPackage(options: PluginPackageOptions = {}): Buffer {
+export function pluginPackage(options: PluginPackageOptions = {}): Promise<Buffer> {
   const { name = 'my_plugin', version = '1.0.0' } = options;
   const dir = `${name}-${version}`;
   const release = {
@@ -54,13 +54,13 @@ export function pluginPackage(options: PluginPackageOptions = {}): Buffer {
 }
 
 /** A broken package: `missing-release` (no release.json), `truncated` (cut short) or `not-gzip`. */
-export function brokenPluginPackage(kind: 'missing-release' | 'truncated' | 'not-gzip' = 'missing-release', options: PluginPackageOptions = {}): Buffer {
+export async function brokenPluginPackage(kind: 'missing-release' | 'truncated' | 'not-gzip' = 'missing-release', options: PluginPackageOptions = {}): Promise<Buffer> {
   const { name = 'my_plugin', version = '1.0.0' } = options;
   if (kind === 'missing-release') {
     return targz([{ name: `${name}-${version}/README.md`, data: Buffer.from('# no release.json here\n') }]);
   }
   if (kind === 'truncated') {
-    const whole = pluginPackage(options);
+    const whole = await pluginPackage(options);
     return whole.subarray(0, Math.floor(whole.length / 2));
   }
   return Buffer.from('this is not a gzip archive');
