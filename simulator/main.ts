@@ -5,11 +5,13 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 import { buildApp, type SimOptions } from './app.ts';
 import { createMqttWebSocket } from './broker/websocket.ts';
 import { listenerOfSocket, tagSocket, type ListenerHost } from './store/listeners.ts';
+import { EDITIONS, VERSIONS, type Edition, type EmqxVersion } from './store/profile.ts';
 
 export interface StartFlags {
   host?: string;
@@ -103,6 +105,19 @@ function listenerHost(app: FastifyInstance, mqttWs: ReturnType<typeof createMqtt
   return host;
 }
 
+/** A port that cannot be taken, said with the flag that chooses another one. */
+async function taken<T>(binding: Promise<T>, flag: string, host: string, port: number): Promise<T> {
+  try {
+    return await binding;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new Error(`port ${port} on ${host} is already in use; stop what uses it, or choose another port with ${flag} (0 picks a free one)`);
+    if (code === 'EACCES') throw new Error(`port ${port} on ${host} needs privileges this process lacks; choose another port with ${flag}`);
+    if (code === 'EADDRNOTAVAIL') throw new Error(`${host} is not an address of this machine; choose another with --host`);
+    throw err;
+  }
+}
+
 /** Builds the app and starts all three listeners; port 0 picks a free port. */
 export async function start(flags: StartFlags = {}): Promise<Started> {
   const host = flags.host ?? '127.0.0.1';
@@ -119,12 +134,12 @@ export async function start(flags: StartFlags = {}): Promise<Started> {
   const listeners = listenerHost(app, mqttWs);
 
   try {
-    await app.listen({ port: flags.httpPort ?? 18083, host });
-    const ports = {
-      http: (app.server.address() as AddressInfo).port,
-      mqtt: await listeners.open('tcp:default', 'tcp', host, flags.mqttPort ?? 1883, Infinity),
-      ws: await listeners.open('ws:default', 'ws', host, flags.wsPort ?? 8083, Infinity),
-    };
+    // The HTTP port last: Fastify logs "listening" when it is taken, so only once all are.
+    await app.ready();
+    const mqtt = await taken(listeners.open('tcp:default', 'tcp', host, flags.mqttPort ?? 1883, Infinity), '--mqtt-port', host, flags.mqttPort ?? 1883);
+    const ws = await taken(listeners.open('ws:default', 'ws', host, flags.wsPort ?? 8083, Infinity), '--ws-port', host, flags.wsPort ?? 8083);
+    await taken(app.listen({ port: flags.httpPort ?? 18083, host }), '--http-port', host, flags.httpPort ?? 18083);
+    const ports = { http: (app.server.address() as AddressInfo).port, mqtt, ws };
     await app.store.listeners.attach(listeners, { 'tcp:default': `${host}:${ports.mqtt}`, 'ws:default': `${host}:${ports.ws}` });
     let closing: Promise<void> | null = null;
     const close = () => {
@@ -155,7 +170,11 @@ const USAGE = `Usage: node --import tsx/esm simulator/main.ts [flags]
                     monitor history) or none (default demo)
   --nodes N         simulated cluster size (default 3)
   --log-level L     fatal|error|warn|info|debug (default info)
-  --down-node NAME  start with simulated node NAME down (repeatable), e.g. emqx@node2`;
+  --down-node NAME  start with simulated node NAME down (repeatable), e.g. emqx@node2
+  --reset-data      move the state files of --data-dir aside (kept as
+                    state.json.reset-<time>) and start with an empty state
+  --emqx-version V  the broker release to be: 5.5.1 or 5.8.9 (default 5.5.1)
+  --edition E       ee (Enterprise) or ce (Community) (default ee)`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -177,6 +196,10 @@ export function parseFlags(argv: readonly string[]): StartFlags & { logLevel: st
       process.stdout.write(`${USAGE}\n`);
       process.exit(0);
     }
+    if (flag === '--reset-data') {
+      flags.app = { ...flags.app, resetData: true };
+      continue;
+    }
     const value = argv[++i];
     if (value === undefined) fail(`${flag}: missing value`);
     switch (flag) {
@@ -196,6 +219,14 @@ export function parseFlags(argv: readonly string[]): StartFlags & { logLevel: st
         break;
       }
       case '--log-level': flags.logLevel = value; break;
+      case '--emqx-version':
+        if (!(VERSIONS as readonly string[]).includes(value)) fail(`--emqx-version: expected ${VERSIONS.join(' or ')}, got ${value}`);
+        flags.app = { ...flags.app, emqxVersion: value as EmqxVersion };
+        break;
+      case '--edition':
+        if (!(EDITIONS as readonly string[]).includes(value)) fail(`--edition: expected ${EDITIONS.join(' or ')}, got ${value}`);
+        flags.app = { ...flags.app, edition: value as Edition };
+        break;
       case '--down-node': flags.app = { ...flags.app, downNodes: [...(flags.app?.downNodes ?? []), value] }; break;
       default: fail(`unknown flag ${flag}`);
     }
@@ -203,11 +234,45 @@ export function parseFlags(argv: readonly string[]): StartFlags & { logLevel: st
   return flags;
 }
 
+/**
+ * The logger of the command line: at `info` one line per request (method, path without the
+ * query, status, time) instead of Fastify's two, errors as they come; never bodies, passwords or
+ * tokens (S4).
+ */
+function logOptions(level: string): FastifyServerOptions['logger'] {
+  return {
+    level,
+    stream: process.stderr,
+    base: null,
+    hooks: {
+      logMethod(args, method) {
+        const [first, message] = args as unknown[];
+        if (message === 'incoming request') return;
+        if (message === 'request completed' && typeof first === 'object' && first !== null && 'res' in first) {
+          const { res, responseTime } = first as { res: FastifyReply; responseTime: number };
+          const { method: verb, url } = res.request;
+          method.call(this, `${verb} ${url.split('?')[0]} ${res.statusCode} ${responseTime.toFixed(1)} ms`);
+          return;
+        }
+        method.apply(this, args);
+      },
+    },
+  };
+}
+
+/** Where to open the console, and the ports and data directory taken, for the operator. */
+function startedMessage(host: string, ports: Started['ports'], dataDir: string | null): string {
+  const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  return `simulator ready: open the console at http://${shown}:${ports.http}/ (a new data directory starts with admin / public)\n`
+    + `  MQTT mqtt://${shown}:${ports.mqtt}, WebSocket ws://${shown}:${ports.ws}/mqtt, `
+    + `state ${dataDir === null ? 'in memory only' : `in ${path.resolve(dataDir)}`}\n`;
+}
+
 async function main(): Promise<void> {
   const { logLevel, ...flags } = parseFlags(process.argv.slice(2));
-  // Request logs carry method, URL and status only: never bodies, passwords or tokens (S4).
-  const started = await start({ ...flags, logger: { level: logLevel, stream: process.stderr } });
+  const started = await start({ ...flags, logger: logOptions(logLevel) });
   process.stdout.write(`${JSON.stringify(started.ports)}\n`);
+  process.stderr.write(startedMessage(flags.host ?? '127.0.0.1', started.ports, flags.dataDir === undefined ? './data' : flags.dataDir));
   const stop = (signal: string) => {
     process.stderr.write(`${signal}: shutting down\n`);
     // A hung close must not keep the process alive forever.

@@ -51,7 +51,7 @@ export default async function exhook(app: FastifyInstance): Promise<void> {
 
   app.addHook('onReady', async () => exhooks.startTimer());
   app.addHook('onClose', async () => exhooks.stopTimer());
-  store.backups.onImport(() => exhooks.forget());
+  store.onStateReplaced(() => exhooks.forget());
 
   app.get('/exhooks', { schema: { response: { 200: { type: 'array', items: detail } } } }, async () => exhooks.list());
 

@@ -211,7 +211,9 @@ export class Authn {
   private readonly counters = new Map<string, Counters>();
   private readonly index = new Map<string, Map<string, AuthnUser>>();
 
-  constructor(private readonly ctx: StoreContext, private readonly cluster: StatusSource) {}
+  constructor(private readonly ctx: StoreContext, private readonly cluster: StatusSource) {
+    ctx.onStateReplaced(() => this.index.clear());
+  }
 
   // Reads never write defaults into the state (a refused request must leave it as it was).
   private get chain(): AuthnConfig[] {

@@ -1,8 +1,9 @@
 // The one store the REST handlers and the MQTT broker share (STYLE habit 7): persisted
 // configuration (users, API keys, license setting, and what later modules add) plus live state
-// (sessions, routes, counters, samples, tokens, alarms). `open()` loads --data-dir, seeds, and
-// creates the default user.
+// (sessions, routes, counters, samples, tokens, alarms). `open()` locks and loads --data-dir,
+// seeds, and creates the default user; a failed save is undone (persist.ts).
 import type { Clock } from '../plugins/clock.ts';
+import { apiError } from '../plugins/errors.ts';
 import { Channels } from './actions.ts';
 import { Alarms } from './alarms.ts';
 import { ApiKeys } from './api-keys.ts';
@@ -28,7 +29,8 @@ import { LoginGuard, type LockoutOptions, type RateLimitOptions } from './login-
 import { historyProfiles, monitorSources } from './monitor-sources.ts';
 import { Monitor } from './monitor.ts';
 import { MqttState } from './mqtt.ts';
-import { StateFile } from './persist.ts';
+import { lockDataDir, StateFile } from './persist.ts';
+import type { Profile } from './profile.ts';
 import { Rewrite } from './rewrite.ts';
 import { Rules } from './rules.ts';
 import { SchemaRegistry } from './schema-registry.ts';
@@ -41,6 +43,8 @@ import { Tokens } from './tokens.ts';
 import { Users } from './users.ts';
 
 export interface StoreOptions {
+  /** The broker release the simulator is. */
+  profile: Profile;
   dataDir: string | null;
   seed: 'demo' | 'empty';
   nodes: number;
@@ -49,8 +53,10 @@ export interface StoreOptions {
   tokenMaxMs: number;
   lockout: LockoutOptions;
   loginRateLimit: RateLimitOptions;
-  /** Where load-time problems (corrupt state files) are reported. */
+  /** Where state-file problems (a load from the previous file, a failed save) are reported. */
   warn: (message: string) => void;
+  /** Move the state files of --data-dir aside and start empty (`--reset-data`). */
+  resetData?: boolean;
   /** Load the fixture clients of the other nodes. */
   fixtureClients: boolean;
   /** Back-fill seven days of monitor history. */
@@ -62,11 +68,14 @@ export interface StoreOptions {
 
 export class Store implements StoreContext {
   readonly clock: Clock;
+  readonly profile: Profile;
   readonly state: PersistedState;
   readonly tokens: Tokens;
   readonly loginGuard: LoginGuard;
   readonly users: Users;
   readonly apiKeys: ApiKeys;
+  // Before the modules below, which subscribe to it as they are built.
+  private readonly replacedHooks: (() => Promise<void> | void)[] = [];
   readonly routes = new RouteTable();
   readonly mqtt = new MqttState(SELF_NODE, this.routes);
   readonly cluster: Cluster;
@@ -97,16 +106,19 @@ export class Store implements StoreContext {
   readonly sources = new Channels(this, 'sources', this.connectors, this.rules, () => this.cluster.names());
   readonly schemaRegistry = new SchemaRegistry(this);
   private readonly file: StateFile<PersistedState> | null;
+  /** Releases the lock of --data-dir. */
+  private unlock: (() => Promise<void>) | null = null;
 
   private constructor(options: StoreOptions, state: PersistedState, file: StateFile<PersistedState> | null) {
     this.clock = options.clock;
+    this.profile = options.profile;
     this.state = state;
     this.file = file;
     this.tokens = new Tokens(options.clock, options.tokenIdleMs, options.tokenMaxMs);
     this.loginGuard = new LoginGuard(options.clock, options.lockout, options.loginRateLimit);
     this.users = new Users(this, this.tokens);
     this.apiKeys = new ApiKeys(this);
-    this.cluster = new Cluster(options.clock, this.mqtt, Math.max(1, options.nodes), this.routes, options.fixtureClients);
+    this.cluster = new Cluster(options.clock, this.mqtt, Math.max(1, options.nodes), this.routes, options.fixtureClients, options.profile);
     this.clients = new Clients(this.mqtt, this.cluster);
     this.listeners = new Listeners(this.mqtt, this.cluster, this);
     this.alarms = new Alarms(options.clock);
@@ -136,27 +148,113 @@ export class Store implements StoreContext {
     return this.cluster.fixtureNodes.reduce((sum, n) => sum + n.liveConnections, this.mqtt.liveConnections);
   }
 
-  /** Loads (or starts) the state and makes sure the default user exists. */
+  /**
+   * Locks --data-dir (one simulator per directory), loads the state that holds every
+   * acknowledged change and makes sure the default user exists. Throws StateError (a message for
+   * the operator) when the directory is locked or its state is damaged (security.md S23, S24).
+   */
   static async open(options: StoreOptions): Promise<Store> {
     let state = emptyState();
-    const file = options.dataDir === null ? null : new StateFile(options.dataDir, () => state, options.warn);
-    const loaded = file ? await file.load() : null;
-    // Merged over the empty state so keys added by later versions get their defaults.
-    state = { ...state, ...loaded };
-    const store = new Store(options, state, file);
-    if (await store.users.ensureDefault()) await store.persist();
-    return store;
+    let store: Store | null = null;
+    const unlock = options.dataDir === null ? null : await lockDataDir(options.dataDir, options.warn);
+    try {
+      const file = options.dataDir === null ? null : new StateFile<PersistedState>(options.dataDir, {
+        snapshot: () => state,
+        restore: (durable) => (store ? store.replaceState(durable) : Promise.resolve()),
+        check: stateShapeProblem,
+        warn: options.warn,
+      });
+      const loaded = file ? await file.load(options.resetData ?? false) : null;
+      // Merged over the empty state so keys added by later versions get their defaults.
+      state = { ...state, ...loaded };
+      store = new Store(options, state, file);
+      store.unlock = unlock;
+      if (await store.users.ensureDefault()) await store.persist();
+      return store;
+    } catch (err) {
+      await unlock?.();
+      throw err;
+    }
   }
 
-  /** Makes the current state durable; immediate when running in memory. */
+  /** Makes the current state durable; a failed write undoes the change and answers 500 (S23). */
   persist(): Promise<void> {
-    return this.file ? this.file.save() : Promise.resolve();
+    if (!this.file) return Promise.resolve();
+    return this.file.save().catch(() => {
+      // The cause (with its file names) goes to the log; the answer names no path (S17).
+      throw apiError(500, 'INTERNAL_ERROR', 'The change could not be saved to the data directory; nothing was changed');
+    });
   }
 
-  /** Waits for pending writes; called when the app closes. */
+  /**
+   * Registers what rebuilds a module's derived data (compiled rules, indexes, applied settings)
+   * when the whole state was replaced: by a backup import, or by the undo of a failed save. The
+   * hook runs synchronously first; it must not call persist().
+   */
+  onStateReplaced(fn: () => Promise<void> | void): void {
+    this.replacedHooks.push(fn);
+  }
+
+  /** Tells every module the state was replaced; resolves when the asynchronous parts are done. */
+  async stateReplaced(): Promise<void> {
+    await Promise.all(this.replacedHooks.map((fn) => fn()));
+  }
+
+  /** Puts `next` into the same state object (modules keep reading `ctx.state`), then notifies. */
+  private replaceState(next: PersistedState | null): Promise<void> {
+    const target = this.state as unknown as Record<string, unknown>;
+    for (const key of Object.keys(target)) delete target[key];
+    Object.assign(target, emptyState(), next);
+    return this.stateReplaced();
+  }
+
+  /** Waits for pending writes and releases the data directory; called when the app closes. */
   async close(): Promise<void> {
     await this.connectors.close();
     await this.traces.flush();
     await this.file?.flush();
+    await this.unlock?.();
   }
+}
+
+// Keys of the persisted state by the JSON kind they hold (see state.ts); unknown keys are left to
+// the version that wrote them.
+const ARRAY_KEYS = [
+  'users', 'api_keys', 'rewrite', 'auto_subscribe', 'traces', 'topic_metrics', 'exhooks', 'plugins',
+  'authentication', 'banned', 'rules', 'schema_registry', 'connectors', 'actions', 'sources',
+];
+const OBJECT_KEYS = [
+  'license_setting', 'delayed', 'slow_subs', 'config_roots', 'listeners', 'gateways', 'authn_users',
+  'authorization', 'authz_rules', 'zone', 'rule_engine', 'schema_registry_external',
+];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Why a loaded state is not of the persisted shape, or null: the top-level kinds, objects in the
+ * lists, and the credential fields of users and API keys (a wrong shape is damage, never a crash
+ * and never a reset of the credentials, security.md S24).
+ */
+export function stateShapeProblem(state: unknown): string | null {
+  if (!isObject(state)) return 'the state is not an object';
+  for (const key of ['users', 'api_keys']) if (!(key in state)) return `${key} is missing`;
+  for (const key of ARRAY_KEYS) {
+    const value = state[key];
+    if (value === undefined) continue;
+    if (!Array.isArray(value)) return `${key} is not a list`;
+    const at = value.findIndex((item) => !isObject(item));
+    if (at >= 0) return `${key}[${at}] is not an object`;
+  }
+  for (const key of OBJECT_KEYS) {
+    if (state[key] !== undefined && !isObject(state[key])) return `${key} is not an object`;
+  }
+  const users = state.users as Record<string, unknown>[];
+  const badUser = users.findIndex((u) => typeof u.username !== 'string' || typeof u.password_hash !== 'string');
+  if (badUser >= 0) return `users[${badUser}] has no username or password hash`;
+  const keys = state.api_keys as Record<string, unknown>[];
+  const badKey = keys.findIndex((k) => typeof k.name !== 'string' || typeof k.api_key !== 'string' || typeof k.secret_hash !== 'string');
+  if (badKey >= 0) return `api_keys[${badKey}] has no name, key or secret hash`;
+  return null;
 }

@@ -2,9 +2,11 @@
 // PUT /mqtt/topic_rewrite replaces as a whole, and the rewriting itself. As in EMQX the rules are
 // tried last to first; the first rule whose source filter matches decides: its regex either
 // matches and the destination (with `$N` and `${clientid}`/`${username}`) is the new topic, or it
-// does not and the topic stays as it is — no later rule is tried.
+// does not and the topic stays as it is — no later rule is tried. The regexes run on the
+// linear-time engine (store/regex.ts), so no topic can make one backtrack.
 import { apiError } from '../plugins/errors.ts';
 import type { StoreContext } from './context.ts';
+import { compileRegex, regexProblem, type Regex } from './regex.ts';
 import { topicMatches, topicNameProblem } from './topic.ts';
 
 export type RewriteAction = 'publish' | 'subscribe' | 'all';
@@ -22,7 +24,7 @@ export const MAX_REWRITE_RULES = 20;
 
 interface Compiled {
   filter: string;
-  re: RegExp;
+  re: Regex;
   dest: string;
 }
 
@@ -30,16 +32,6 @@ interface Compiled {
 export interface RewriteBinds {
   clientid?: string | null;
   username?: string | null;
-}
-
-/** Why `re` does not compile, or null. JavaScript's RegExp stands in for Erlang's PCRE. */
-export function regexProblem(re: string): string | null {
-  try {
-    new RegExp(re);
-    return null;
-  } catch (err) {
-    return (err as Error).message;
-  }
 }
 
 // Erlang's ~p of a list of binaries, as EMQX prints the invalid destinations.
@@ -50,7 +42,11 @@ function erlangBinaries(topics: string[]): string {
 export class Rewrite {
   private compiled: { publish: Compiled[]; subscribe: Compiled[] } | null = null;
 
-  constructor(private readonly ctx: StoreContext) {}
+  constructor(private readonly ctx: StoreContext) {
+    ctx.onStateReplaced(() => {
+      this.compiled = null;
+    });
+  }
 
   list(): RewriteRule[] {
     return this.ctx.state.rewrite ?? [];
@@ -88,7 +84,7 @@ export class Rewrite {
   rewrite(topic: string, kind: 'publish' | 'subscribe', binds: RewriteBinds = {}): string {
     const rules = this.rules();
     // The answer depends only on the rules, the topic and the placeholders: a client publishing
-    // to the same topic again gets the last answer (the regexes have no flags, so no state).
+    // to the same topic again gets the last answer (a compiled regex keeps no state).
     const clientid = binds.clientid || null;
     const username = binds.username || null;
     const last = this.last[kind];
@@ -115,7 +111,7 @@ export class Rewrite {
     // compile/1 folds with a prepend, so the last rule of the list is tried first.
     for (const rule of [...this.list()].reverse()) {
       if (regexProblem(rule.re)) continue;
-      const compiled = { filter: rule.source_topic, re: new RegExp(rule.re), dest: rule.dest_topic };
+      const compiled = { filter: rule.source_topic, re: compileRegex(rule.re), dest: rule.dest_topic };
       if (rule.action !== 'subscribe') publish.push(compiled);
       if (rule.action !== 'publish') subscribe.push(compiled);
     }
@@ -136,7 +132,7 @@ function replaceAll(text: string, token: string, value: string): string {
  * known and not empty), then `$1`, `$2` … (the regex groups of `match`) in order, each replaced
  * everywhere it occurs.
  */
-function substitute(dest: string, match: RegExpExecArray, binds: RewriteBinds): string {
+function substitute(dest: string, match: (string | undefined)[], binds: RewriteBinds): string {
   // Every placeholder starts with `$`: a destination without one is taken as it is.
   if (!dest.includes('$')) return dest;
   let out = dest;

@@ -132,7 +132,10 @@ export class Rules {
     private readonly ctx: StoreContext,
     private readonly nodes: () => string[],
     private readonly self: string,
-  ) {}
+  ) {
+    // Statements are cached by rule id: a replaced state may hold other SQL under the same id.
+    ctx.onStateReplaced(() => this.compiled.clear());
+  }
 
   /** The schema registry's codecs for the schema_* functions; set by the schema registry routes plugin. */
   schemas: (name: string) => Codec | undefined = () => undefined;

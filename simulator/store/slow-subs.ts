@@ -62,6 +62,7 @@ export class SlowSubs {
     private readonly node: string,
   ) {
     this.apply(this.settings());
+    ctx.onStateReplaced(() => this.apply(this.settings()));
   }
 
   settings(): SlowSubsSettings {

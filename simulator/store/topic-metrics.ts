@@ -70,6 +70,12 @@ export class TopicMetrics {
 
   constructor(private readonly ctx: StoreContext) {
     for (const record of this.records) this.live.set(record.topic, { record, meters: meters() });
+    // A replaced state: its records, keeping the counters of topics still there.
+    ctx.onStateReplaced(() => {
+      const before = new Map(this.live);
+      this.live.clear();
+      for (const record of this.records) this.live.set(record.topic, { ...before.get(record.topic), record, meters: before.get(record.topic)?.meters ?? meters() });
+    });
   }
 
   private get records(): TopicMetricRecord[] {

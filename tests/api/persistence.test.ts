@@ -1,6 +1,7 @@
-// Durability of the configuration state (security.md D1): acknowledged changes survive kill -9
-// of the simulator process, and a corrupt or half-written state file is reported, moved aside
-// and replaced by the previous good state.
+// Durability of the configuration state (security.md D1, S24): acknowledged changes survive
+// kill -9 of the simulator process, and a corrupt or half-written state file is reported; the
+// previous file is not loaded in its place when it lacks the last acknowledged change (the start
+// is refused and names --reset-data, which keeps the damaged file aside).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -66,7 +67,7 @@ test('every user acknowledged before kill -9 is there after a restart', async ()
   }
 });
 
-test('a half-written state file is reported, moved aside, and the previous good state loaded', async () => {
+test('a half-written state file is reported with --reset-data named; the previous state, which lacks its change, is not loaded; --reset-data keeps it aside', async () => {
   const dir = tempDir();
   try {
     const first = await spawnSimulator(['--data-dir', dir]);
@@ -84,13 +85,26 @@ test('a half-written state file is reported, moved aside, and the previous good 
     const half = whole.slice(0, Math.floor(whole.length / 2));
     writeFileSync(stateFile, half);
 
-    const second = await spawnSimulator(['--data-dir', dir]);
+    // state.prev.json lacks beta, an acknowledged change: the start is refused.
+    const refused = await spawnSimulator(['--data-dir', dir]).then(
+      async (sim) => {
+        await sim.kill();
+        assert.unreachable(`started over a half-written state.json, its previous file holding ${previousGood.join(', ')}`);
+        return '';
+      },
+      (err: Error) => err.message,
+    );
+    assert.match(refused, /exited with 1 before listening/);
+    assert.match(refused, /state\.json: truncated/);
+    assert.match(refused, /--reset-data/);
+    assert.is(readFileSync(stateFile, 'utf8'), half, 'a refused start leaves the file as it was');
+
+    const second = await spawnSimulator(['--data-dir', dir, '--reset-data']);
     try {
-      assert.match(second.stderr(), /state\.json is corrupt/);
-      const aside = readdirSync(dir).filter((f) => f.startsWith('state.json.corrupt-'));
+      const aside = readdirSync(dir).filter((f) => f.startsWith('state.json.reset-'));
       assert.is(aside.length, 1, 'the corrupt file is kept aside');
       assert.is(readFileSync(path.join(dir, aside[0]), 'utf8'), half, 'and not overwritten');
-      assert.equal(await listUsers(second.baseUrl), previousGood);
+      assert.equal(await listUsers(second.baseUrl), ['admin']);
     } finally {
       await second.kill();
     }
@@ -99,7 +113,7 @@ test('a half-written state file is reported, moved aside, and the previous good 
   }
 });
 
-test('an edited state file fails its checksum and is not trusted', async () => {
+test('an edited state file fails its checksum and is not trusted: the start is refused', async () => {
   const dir = tempDir();
   const warnings: string[] = [];
   try {
@@ -109,11 +123,17 @@ test('an edited state file fails its checksum and is not trusted', async () => {
     await app.close();
     const stateFile = path.join(dir, 'state.json');
     writeFileSync(stateFile, readFileSync(stateFile, 'utf8').replace('"gamma"', '"gamm4"'));
-    const again = await buildTestApp({ dataDir: dir, warn: (m) => warnings.push(m) });
-    assert.ok(warnings.some((w) => w.includes('checksum mismatch')), warnings.join('\n'));
-    const users = (await api(again, 'GET', '/api/v5/users', { token: await login(again) })).json();
-    assert.equal(users.map((u: { username: string }) => u.username), ['admin']);
-    await again.close();
+    // Not trusted, and not replaced by state.prev.json, which lacks gamma (security.md S24).
+    const message = await buildTestApp({ dataDir: dir, warn: (m) => warnings.push(m) }).then(
+      async (again) => {
+        await again.close();
+        assert.unreachable('started over an edited state file');
+        return '';
+      },
+      (err: Error) => err.message,
+    );
+    assert.ok(message.includes('checksum mismatch'), message);
+    assert.ok(message.includes('--reset-data'), message);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -134,7 +154,7 @@ test('state written by one app is loaded by the next; tokens and counters are no
     const token2 = await login(again);
     assert.is((await api(again, 'GET', '/api/v5/nodes', { token })).json().code, 'BAD_TOKEN');
     const users = (await api(again, 'GET', '/api/v5/users', { token: token2 })).json();
-    assert.equal(users, [{ username: 'admin', description: 'administrator' }, { username: 'delta', description: 'kept' }]);
+    assert.equal(users.map((u: { username: string; description: string }) => [u.username, u.description]), [['admin', 'administrator'], ['delta', 'kept']]);
     assert.is((await api(again, 'GET', '/api/v5/api_key/kept-key', { token: token2 })).json().desc, 'd');
     await login(again, 'delta', PASSWORD);
     await again.close();

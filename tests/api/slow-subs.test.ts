@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { SlowSubs } from '../../simulator/store/slow-subs.ts';
 import type { PersistedState } from '../../simulator/store/state.ts';
 import { connectMqtt, endMqtt, login, manualClock, request, startSimulator, waitFor, type RunningSimulator } from '../helpers/simulator.ts';
+import { parseProfile } from '../../simulator/store/profile.ts';
 
 let sim: RunningSimulator;
 let token = '';
@@ -144,7 +145,7 @@ test('settings: defaults, raw values back, missing fields take defaults, thresho
 test('the store keeps the slowest top_k per client and topic and evicts records older than expire_interval', async () => {
   const clock = manualClock();
   const state = { users: [], api_keys: [] } as PersistedState;
-  const store = new SlowSubs({ clock, state, persist: async () => undefined }, 'emqx@node1');
+  const store = new SlowSubs({ clock, state, profile: parseProfile(undefined, undefined), persist: async () => undefined, onStateReplaced: () => {}, stateReplaced: async () => {} }, 'emqx@node1');
   await store.update({ enable: true, threshold: '100ms', expire_interval: '10s', top_k_num: 2, stats_type: 'whole' });
   const times = (whole: number) => ({ whole, internal: 0, response: whole });
   store.completed('a', 't', times(150), clock.now());
