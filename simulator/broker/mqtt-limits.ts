@@ -2,6 +2,9 @@
 // retainer limits: max_packet_size closes the connection (frame_too_large), max_clientid_len refuses
 // the CONNECT (identifier rejected), topic levels / wildcard / retain / QoS / subscription quota are
 // checked per packet; retained messages follow the retainer's enable, count, size and expiry.
+// Strings on the wire with NUL or ill-formed UTF-8 close the connection [MQTT-1.5.3-1/2].
+import { isUtf8 } from 'node:buffer';
+import { createRequire } from 'node:module';
 import type { Aedes, AuthenticateError, PublishPacket, Subscription } from 'aedes';
 import { parseBytesize, parseDuration, structDefaults } from '../store/config-roots.ts';
 import type { Store } from '../store/index.ts';
@@ -29,6 +32,34 @@ export interface ZoneLimits {
 
 let mqttDefaults: MqttZone | null = null;
 
+/**
+ * The most topic levels the broker routes, whatever the zone says (EMQX allows max_topic_levels up
+ * to 65535): Aedes' matchers (qlobber) walk a topic level by level on the call stack, which holds
+ * a few thousand levels; a deeper topic is refused like one over the zone's limit.
+ */
+export const MAX_ROUTED_TOPIC_LEVELS = 1024;
+
+// Aedes clamps its own level limit to 100 because mqemitter and aedes-persistence build their
+// qlobber tries with qlobber's default `max_words` (100) and take no option to change it, so a
+// deeper topic would make them throw. Every qlobber instance reads the limit from `_max_words`;
+// an accessor on the shared prototype, in place before Aedes builds its tries, raises it to
+// MAX_ROUTED_TOPIC_LEVELS (an explicitly larger `max_words` still wins).
+{
+  const { Qlobber } = createRequire(import.meta.url)('qlobber') as { Qlobber: { prototype: object } };
+  const given = new WeakMap<object, number>();
+  if (!Object.getOwnPropertyDescriptor(Qlobber.prototype, '_max_words')) {
+    Object.defineProperty(Qlobber.prototype, '_max_words', {
+      configurable: true,
+      get(this: object) {
+        return Math.max(given.get(this) ?? 0, MAX_ROUTED_TOPIC_LEVELS);
+      },
+      set(this: object, value: number) {
+        given.set(this, value);
+      },
+    });
+  }
+}
+
 const zoneCache = new WeakMap<Store, { source: unknown; limits: ZoneLimits }>();
 
 /**
@@ -52,18 +83,42 @@ export function mqttZone(store: Store): MqttZone {
   return zoneLimits(store).zone;
 }
 
+/** The most levels a topic name or filter may have: the zone's max_topic_levels (default 128). */
+export function maxTopicLevels(store: Store): number {
+  return Math.min(zoneLimits(store).zone.max_topic_levels, MAX_ROUTED_TOPIC_LEVELS);
+}
+
 interface ParserLike {
   packet: { length: number; cmd?: string };
+  _pos: number;
+  _list: { slice(start: number, end: number): Buffer };
+  error?: Error | null;
   _parseLength(): boolean;
+  _parseString(): string | null;
   _emitError(err: Error): void;
 }
 
 /** Number of levels of a topic, counted without splitting it. */
-function levels(topic: string): number {
+export function topicLevels(topic: string): number {
   let n = 1;
   for (let i = topic.indexOf('/'); i >= 0; i = topic.indexOf('/', i + 1)) n++;
   return n;
 }
+
+// [MQTT-1.5.3-1] ill-formed UTF-8 and [MQTT-1.5.3-2] U+0000 in any string of a packet: the server
+// closes the connection. EMQX refuses such a topic (emqx_topic:validate) with a disconnect too.
+// The parser decodes ill-formed bytes to U+FFFD, so only strings holding U+FFFD are checked
+// against their bytes. The error is emitted here and the string still returned, so the parser
+// stops before the packet is handed on and no second error is raised for it.
+let parseString: ((this: ParserLike) => string | null) | null = null;
+const checkedString = function (this: ParserLike): string | null {
+  const start = this._pos + 2;
+  const value = (parseString as (this: ParserLike) => string | null).call(this);
+  if (value === null || this.error) return value;
+  if (value.includes('\u0000')) this._emitError(new Error('string contains U+0000'));
+  else if (value.includes('\uFFFD') && !isUtf8(this._list.slice(start, this._pos))) this._emitError(new Error('string is not valid UTF-8'));
+  return value;
+};
 
 function isWildcard(filter: string): boolean {
   return filter.split('/').some((level) => level === '#' || level === '+');
@@ -98,6 +153,8 @@ export function installMqttLimits(broker: Aedes, store: Store): void {
     if (parser && parser._parseLength !== limitedLength) {
       parseLength ??= parser._parseLength;
       parser._parseLength = limitedLength;
+      parseString ??= parser._parseString;
+      parser._parseString = checkedString;
     }
     return client;
   };
@@ -113,11 +170,14 @@ export function installMqttLimits(broker: Aedes, store: Store): void {
     authenticate.call(broker, client, username, password, done);
   };
 
+  // Aedes' own level check (clamped to 100) gives way to the zone's, checked below.
+  (broker as unknown as { maxTopicLevels: number }).maxTopicLevels = MAX_ROUTED_TOPIC_LEVELS;
+
   // Publish caps (emqx_mqtt_caps:check_pub): a violation disconnects the client.
   const hooks = brokerHooks(broker);
   hooks.guard.add('mqtt-limits', (client, packet) => {
     const zone = zoneLimits(store).zone;
-    if (levels(packet.topic) > zone.max_topic_levels || (packet.retain && !zone.retain_available) || (packet.qos ?? 0) > zone.max_qos_allowed) {
+    if (topicLevels(packet.topic) > maxTopicLevels(store) || (packet.retain && !zone.retain_available) || (packet.qos ?? 0) > zone.max_qos_allowed) {
       metrics['packets.publish.error']++;
       client.close();
       return true;
@@ -146,7 +206,7 @@ export function installMqttLimits(broker: Aedes, store: Store): void {
     const held = (client as unknown as { subscriptions?: Record<string, unknown> }).subscriptions ?? {};
     const count = Object.keys(held).length;
     const quota = zone.max_subscriptions;
-    const refused = levels(filter) > zone.max_topic_levels
+    const refused = topicLevels(filter) > maxTopicLevels(store)
       || (isWildcard(filter) && !zone.wildcard_subscription)
       || (quota !== 'infinity' && !held[sub.topic] && count >= quota);
     if (refused) {

@@ -1,6 +1,7 @@
 // EMQX module emqx_mgmt_api_publish: POST /publish and POST /publish/bulk, sent through the real broker.
 import type { FastifyInstance } from 'fastify';
 import type { PublishRequest } from '../broker/bridge.ts';
+import { maxTopicLevels, topicLevels } from '../broker/mqtt-limits.ts';
 import { topicNameProblem } from '../store/topic.ts';
 
 interface PublishBody {
@@ -18,6 +19,7 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 const message = {
   type: 'object',
   required: ['topic', 'payload'],
+  additionalProperties: false,
   properties: {
     topic: { type: 'string', maxLength: 65535 },
     payload: { type: 'string' },
@@ -42,9 +44,11 @@ function refusal(reason_code: number, text: string): Refusal {
 }
 
 /** Checks one message and turns it into a broker publish, or says why not (MQTT 5 reason codes). */
-function prepare(body: PublishBody): PublishRequest | Refusal {
+function prepare(body: PublishBody, maxLevels: number): PublishRequest | Refusal {
   // 0x90 Topic Name invalid.
   if (topicNameProblem(body.topic)) return refusal(144, 'topic_name_invalid');
+  // The zone's level limit, as on MQTT (security.md S9).
+  if (topicLevels(body.topic) > maxLevels) return refusal(144, `topic_name_invalid: more than ${maxLevels} levels (max_topic_levels)`);
   if (body.payload_encoding === 'base64' && !BASE64.test(body.payload)) return refusal(131, 'invalid_base64_payload');
   const payload = Buffer.from(body.payload, body.payload_encoding === 'base64' ? 'base64' : 'utf8');
   // 0x97 Packet too large: payload plus topic over mqtt.max_packet_size.
@@ -55,12 +59,12 @@ function prepare(body: PublishBody): PublishRequest | Refusal {
 const NO_SUBSCRIBERS = { reason_code: 16, message: 'no_matching_subscribers' };
 
 export default async function publish(app: FastifyInstance): Promise<void> {
-  const { bridge } = app;
+  const { bridge, store } = app;
   // Base64 of a 1 MB payload is larger than Fastify's default body limit.
   const bodyLimit = 4 * MAX_PACKET_BYTES;
 
   app.post<{ Body: PublishBody }>('/publish', { bodyLimit, schema: { body: message } }, async (request, reply) => {
-    const prepared = prepare(request.body);
+    const prepared = prepare(request.body, maxTopicLevels(store));
     if ('status' in prepared) return reply.code(prepared.status).send(prepared.body);
     const { id, matched } = await bridge.publish(prepared);
     // 202 with reason 16 when nobody subscribes; a retained message is still stored.
@@ -71,7 +75,8 @@ export default async function publish(app: FastifyInstance): Promise<void> {
     bodyLimit,
     schema: { body: { type: 'array', items: message, minItems: 1, maxItems: 1000 } },
   }, async (request, reply) => {
-    const prepared = request.body.map(prepare);
+    const maxLevels = maxTopicLevels(store);
+    const prepared = request.body.map((message) => prepare(message, maxLevels));
     // One bad message refuses the whole batch before anything is sent.
     const bad = prepared.find((p): p is Refusal => 'status' in p);
     if (bad) return reply.code(bad.status).send(bad.body);

@@ -3,7 +3,10 @@
 // `key { … }`, dotted keys that expand into nested objects (repeated object keys merge), arrays,
 // double-quoted strings with JSON escapes, triple-quoted strings, unquoted strings (`15s`, `1MB`,
 // `infinity`), numbers, booleans, null, `#` and `//` comments, commas or newlines between entries.
-// Includes and substitutions are not part of that subset: `${X}` stays literal text.
+// Includes and substitutions are not part of that subset: `${X}` stays literal text. Nesting is
+// capped at MAX_HOCON_DEPTH (dotted keys count their levels) and the keys `__proto__`,
+// `constructor` and `prototype` are refused, so no document can exhaust the stack of the code that
+// walks it or reach an object's prototype (security.md S25).
 
 export type HoconValue = string | number | boolean | null | HoconValue[] | { [key: string]: HoconValue };
 export type HoconObject = { [key: string]: HoconValue };
@@ -14,6 +17,12 @@ export class HoconError extends Error {
     super(`line ${line}, column ${column}: ${reason}`);
   }
 }
+
+/** Deepest nesting of objects and arrays a document may have, the document itself included. */
+export const MAX_HOCON_DEPTH = 64;
+
+// Keys that name prototype machinery in JavaScript objects; no EMQX config key uses them.
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 // Characters that end an unquoted key.
@@ -42,6 +51,8 @@ function assign(obj: HoconObject, key: string, value: HoconValue): void {
 
 class Reader {
   private pos = 0;
+  // Objects and arrays open around the current position, the document included.
+  private depth = 0;
 
   constructor(private readonly text: string) {}
 
@@ -91,8 +102,15 @@ class Reader {
     }
   }
 
+  /** Counts `levels` more open objects or arrays; fails past MAX_HOCON_DEPTH. */
+  private deeper(levels: number): void {
+    this.depth += levels;
+    if (this.depth > MAX_HOCON_DEPTH) this.fail(`nesting deeper than ${MAX_HOCON_DEPTH} levels`);
+  }
+
   document(): HoconObject {
     this.skipSpace(false);
+    this.deeper(1);
     let result: HoconObject;
     if (this.peek() === '{') {
       this.pos++;
@@ -121,12 +139,16 @@ class Reader {
       }
       const keyAt = this.pos;
       const path = this.keyPath();
+      // `a.b.c = 1` opens the objects a and b.
+      this.deeper(path.length - 1);
       this.skipInline();
       let value: HoconValue;
       const c = this.peek();
       if (c === '{') {
         this.pos++;
+        this.deeper(1);
         value = this.fields(true);
+        this.depth--;
       } else if (c === '=' || c === ':') {
         this.pos++;
         this.skipSpace(false);
@@ -134,6 +156,7 @@ class Reader {
       } else {
         this.fail(`expected "=", ":" or "{" after ${JSON.stringify(path.join('.'))}`, keyAt === this.pos ? this.pos : this.pos);
       }
+      this.depth -= path.length - 1;
       let nested: HoconValue = value;
       for (let i = path.length - 1; i > 0; i--) {
         const wrap: HoconObject = {};
@@ -161,6 +184,7 @@ class Reader {
         part = this.text.slice(start, this.pos);
         if (part === '') this.fail(this.pos >= this.text.length ? 'unexpected end of input, expected a key' : `expected a key, found ${JSON.stringify(this.peek())}`);
       }
+      if (FORBIDDEN_KEYS.has(part)) this.fail(`forbidden key ${JSON.stringify(part)}`, start);
       parts.push(part);
       if (this.peek() !== '.') return parts;
       this.pos++;
@@ -169,13 +193,12 @@ class Reader {
 
   private value(): HoconValue {
     const c = this.peek();
-    if (c === '{') {
+    if (c === '{' || c === '[') {
       this.pos++;
-      return this.fields(true);
-    }
-    if (c === '[') {
-      this.pos++;
-      return this.array();
+      this.deeper(1);
+      const nested = c === '{' ? this.fields(true) : this.array();
+      this.depth--;
+      return nested;
     }
     if (c === '"') return this.quoted();
     return this.unquoted();

@@ -1,7 +1,9 @@
-// Brute-force protection for POST /login (security.md S2): per-user lockout after repeated
-// failures and a per-IP rate limit, both on the injectable clock. Failures are counted for any
-// username, known or not, so a lockout does not reveal which users exist.
+// Brute-force protection for POST /login and for the old password of change_pwd (security.md S2):
+// per-user lockout after repeated failures and a per-IP rate limit, both on the injectable clock.
+// Failures are counted for any username, known or not, so a lockout does not reveal which users
+// exist; a wrong old password counts like a failed login of that user.
 import type { Clock } from '../plugins/clock.ts';
+import { apiError } from '../plugins/errors.ts';
 
 export interface LockoutOptions {
   maxFailures: number;
@@ -46,6 +48,19 @@ export class LoginGuard {
   retryAfterSeconds(ip: string): number {
     const oldest = this.attempts.get(ip)?.[0] ?? this.clock.now();
     return Math.max(1, Math.ceil((oldest + this.rate.windowMs - this.clock.now()) / 1000));
+  }
+
+  /**
+   * Admits one attempt from `ip` to prove `username`'s password, or throws what POST /login
+   * answers: 429 TOO_MANY_REQUESTS with Retry-After over the IP limit, 401 LOGIN_LOCKED while
+   * the user is locked.
+   */
+  admit(ip: string, username: string): void {
+    if (!this.admitIp(ip)) {
+      throw apiError(429, 'TOO_MANY_REQUESTS', 'Too many login attempts, try again later',
+        { 'retry-after': String(this.retryAfterSeconds(ip)) });
+    }
+    if (this.isLocked(username)) throw apiError(401, 'LOGIN_LOCKED', 'Login locked');
   }
 
   /** True while the user is locked out. */

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { MqttClient } from 'mqtt';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { buildMultipart } from '../../simulator/plugins/multipart.ts';
+import { buildMultipart } from '../helpers/multipart.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,7 +21,8 @@ let token = '';
 let open: MqttClient[] = [];
 
 test.before(async () => {
-  sim = await startSimulator({ nodes: 2 });
+  // The chain order endpoint, 5.8 authenticator fields and import counts (store/profile.ts).
+  sim = await startSimulator({ nodes: 2, app: { emqxVersion: '5.8.9' } });
   token = await login(sim.baseUrl);
 });
 
@@ -218,6 +219,22 @@ test('jwt: HMAC (Base64 secret), public key and JWKS, verify_claims, expiry and 
   assert.is(await connackCode('w2', 'u', jwt({ alg: 'HS256', kid: 'k1' }, {}, hmac)), 4);
   assert.is((await get('/api/v5/authentication/jwt/status')).json.status, 'connected');
   jwks.close();
+});
+
+test('jwt: a token cannot pick its algorithm family, skip the signature or arrive early', async () => {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const pem = publicKey.export({ type: 'spki', format: 'pem' }) as string;
+  assert.is((await post('/api/v5/authentication', { mechanism: 'jwt', algorithm: 'public-key', public_key: pem })).status, 200);
+  const now = Math.floor(Date.now() / 1000);
+  const rs = (input: string) => sign('sha256', Buffer.from(input), privateKey);
+  // HS256 keyed with the public key's PEM text: the classic algorithm confusion.
+  const confused = jwt({ alg: 'HS256' }, { sub: 'c1' }, (input) => createHmac('sha256', pem).update(input).digest());
+  assert.is(await connackCode('c1', 'u', confused), 4, 'HS256 against a public key');
+  const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${Buffer.from('{}').toString('base64url')}.`;
+  assert.is(await connackCode('c2', 'u', unsigned), 4, 'alg none');
+  assert.is(await connackCode('c3', 'u', jwt({ alg: 'RS256' }, { nbf: now + 60 }, rs)), 4, 'not yet valid');
+  assert.is(await connackCode('c4', 'u', jwt({ alg: 'RS256' }, { exp: 'tomorrow' }, rs)), 4, 'exp not a number');
+  assert.is(await connackCode('c5', 'u', jwt({ alg: 'RS256' }, { nbf: now - 5, exp: now + 60 }, rs)), 0);
 });
 
 test('chain API: codes, errors, positions, order', async () => {

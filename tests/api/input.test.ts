@@ -40,6 +40,9 @@ test('random bodies, queries and path segments never cause a 5xx on any route', 
           payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : JSON.stringify(payload),
         });
         if (res.statusCode >= 500) return false;
+        // A `.` or `..` segment can lead to another known path with other methods: minirest's
+        // 405 has an empty body and the allowed methods (corrections.md).
+        if (res.statusCode === 405) return res.body === '' && typeof res.headers.allow === 'string';
         if (res.statusCode >= 400) {
           const error = res.json();
           return typeof error.code === 'string' && typeof error.message === 'string';

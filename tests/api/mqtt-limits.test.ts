@@ -1,10 +1,12 @@
 // The zone's mqtt limits on real MQTT traffic (PUT /configs/global_zone → mqtt): an over-size
 // packet disconnects the client and is counted, long client ids are refused, wildcard and
-// too-deep filters get 0x80, retain and QoS above the limits disconnect, the subscription quota
-// refuses the next filter; and the retainer's enable, payload size, count and expiry apply.
+// too-deep filters get 0x80 (up to the most levels the broker routes), retain and QoS above the
+// limits disconnect, the subscription quota refuses the next filter; and the retainer's enable,
+// payload size, count and expiry apply.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { MqttClient } from 'mqtt';
+import { MAX_ROUTED_TOPIC_LEVELS } from '../../simulator/broker/mqtt-limits.ts';
 import { connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator } from '../helpers/simulator.ts';
 
 let sim: RunningSimulator;
@@ -95,6 +97,22 @@ test('max_topic_levels: deeper filters get 0x80, deeper publishes disconnect', a
   const gone = closed(client);
   client.publish('a/b/c/d', 'deep');
   await gone;
+  await zone({ max_topic_levels: 128 });
+});
+
+test('max_topic_levels 65535: topics deeper than the broker routes (MAX_ROUTED_TOPIC_LEVELS) are refused without harm', async () => {
+  await zone({ max_topic_levels: 65535 });
+  const deep = Array.from({ length: MAX_ROUTED_TOPIC_LEVELS + 1 }, () => 'x').join('/');
+  const api = await call('POST', '/publish', { topic: deep, payload: 'x' });
+  assert.is(api.status, 400, api.text);
+  assert.match(api.json.message, `more than ${MAX_ROUTED_TOPIC_LEVELS} levels`);
+  const pub = await connectMqtt(url(), { clientId: 'routed-pub' });
+  const gone = closed(pub);
+  pub.publish(deep, 'deep');
+  await gone;
+  const ok = await connectMqtt(url(), { clientId: 'routed-ok' });
+  assert.is(await subscribe(ok, Array.from({ length: MAX_ROUTED_TOPIC_LEVELS }, () => 'x').join('/')), 0);
+  await endMqtt(ok);
   await zone({ max_topic_levels: 128 });
 });
 

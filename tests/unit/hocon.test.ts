@@ -143,7 +143,8 @@ test('the writer prints nested objects with two-space indents and quotes only wh
   ].join('\n'));
 });
 
-// JSON config objects: any key, strings of any characters, finite numbers, nested arrays and objects.
+// JSON config objects: any key (but __proto__, constructor and prototype, which the reader refuses),
+// strings of any characters, finite numbers, nested arrays and objects.
 const { config } = fc.letrec<{ value: HoconValue; config: HoconObject }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
@@ -157,7 +158,7 @@ const { config } = fc.letrec<{ value: HoconValue; config: HoconObject }>((tie) =
     tie('config'),
   ),
   config: fc.dictionary(
-    fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.constantFrom('a.b', 'true', '0', '__proto__', 'key with space', '')),
+    fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.constantFrom('a.b', 'true', '0', 'key with space', '')),
     tie('value'),
     { maxKeys: 5 },
   ),
