@@ -9,11 +9,16 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Bridge } from './broker/bridge.ts';
 import { createBroker } from './broker/index.ts';
 import { authPlugin } from './plugins/auth.ts';
+import { bodyLimitsPlugin } from './plugins/body-limits.ts';
 import { clockPlugin, systemClock, type Clock } from './plugins/clock.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { securityPlugin } from './plugins/security.ts';
+import { profilePlugin } from './plugins/profile.ts';
 import { staticPlugin } from './plugins/static.ts';
 import alarms from './routes/alarms.ts';
+import audit from './routes/audit.ts';
+import fileTransfer from './routes/file-transfer.ts';
+import sso from './routes/sso.ts';
 import gateways from './routes/gateways.ts';
 import exhook from './routes/exhook.ts';
 import plugins from './routes/plugins.ts';
@@ -53,8 +58,13 @@ import users from './routes/users.ts';
 import { Store } from './store/index.ts';
 import type { LicenseOptions } from './store/license.ts';
 import type { LockoutOptions, RateLimitOptions } from './store/login-guard.ts';
+import { parseProfile, type Edition, type EmqxVersion } from './store/profile.ts';
 
 export interface SimOptions {
+  /** The broker release to be (store/profile.ts). Default `5.5.1`. */
+  emqxVersion?: EmqxVersion;
+  /** Enterprise (`ee`) or Community (`ce`). Default `ee`. */
+  edition?: Edition;
   /** Folder for persisted configuration; null keeps everything in memory. Default null. */
   dataDir?: string | null;
   /** `demo` loads fixture alarms, fixture clients and monitor history; `empty` starts bare. Default `demo`. */
@@ -90,6 +100,8 @@ export interface SimOptions {
   logger?: FastifyServerOptions['logger'];
   /** Where start-up problems such as a corrupt state file are reported. Default stderr. */
   warn?: (message: string) => void;
+  /** Move the state files of `dataDir` aside and start empty (`--reset-data`). Default false. */
+  resetData?: boolean;
 }
 
 export interface RouteEntry {
@@ -127,7 +139,9 @@ function stderrWarn(message: string): void {
 export async function buildApp(options: SimOptions = {}): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   const demo = (options.seed ?? 'demo') === 'demo';
+  const profile = parseProfile(options.emqxVersion, options.edition);
   const store = await Store.open({
+    profile,
     dataDir: options.dataDir ?? null,
     seed: options.seed ?? 'demo',
     nodes: options.nodes ?? 3,
@@ -137,6 +151,7 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
     lockout: { maxFailures: 5, windowMs: 5 * 60_000, lockMs: 10 * 60_000, ...options.lockout },
     loginRateLimit: { max: 30, windowMs: 60_000, ...options.loginRateLimit },
     warn: options.warn ?? stderrWarn,
+    resetData: options.resetData ?? false,
     fixtureClients: options.fixtureClients ?? demo,
     monitorHistory: options.monitorHistory ?? demo,
     sampleIntervalMs: options.sampleIntervalMs ?? 10_000,
@@ -156,11 +171,16 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
     forceCloseConnections: true,
     // Topics and client ids travel URL-encoded in one path segment (`a%2Fb`); topics may be long.
     routerOptions: { maxParamLength: 8192 },
+    // A field the schema does not know is refused (hocon's unknown_fields), never silently dropped.
+    ajv: { customOptions: { removeAdditional: false } },
   });
 
   // First, so every route below is recorded.
   const routes: RouteEntry[] = [];
+  const releaseLayer = profilePlugin(app, profile);
   app.addHook('onRoute', (route) => {
+    // Routes the selected release lacks answer 404 and are left out of the table.
+    if (!releaseLayer.onRoute(route)) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const isPublic = route.config?.public === true || !route.url.startsWith(API_PREFIX);
     for (const method of methods) routes.push({ method, url: route.url, public: isPublic, schema: route.schema as Record<string, unknown> | undefined, noBody: route.config?.noBody === true });
@@ -171,13 +191,17 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
   app.decorate('acceptMqtt', broker.accept);
   app.decorate('bridge', broker.bridge);
   clockPlugin(app, clock);
-  errorsPlugin(app);
+  errorsPlugin(app, releaseLayer.methodsOf);
   securityPlugin(app);
+  bodyLimitsPlugin(app);
 
   await app.register(async (api) => {
     authPlugin(api, store);
     for (const routesOf of [
+      // audit first: its hooks record the changes made through every route after it.
+      audit,
       login, status, users, apiKeys, nodes, stats, metrics, alarms, monitor, license,
+      sso, fileTransfer,
       clients, subscriptions, topics, retainer, publish, listeners,
       rewrite, autoSubscribe, delayed,
       trace, topicMetrics, slowSubs,

@@ -3,7 +3,6 @@
 // sys_msg_interval, and client connected/disconnected (subscribed/unsubscribed) event messages
 // when sys_event_messages enables them. Timers follow PUT /configs/sys_topics and stop on close.
 import type { Aedes, Client, Subscription } from 'aedes';
-import { EMQX_VERSION } from '../store/cluster.ts';
 import { parseDuration } from '../store/config-roots.ts';
 import type { Store } from '../store/index.ts';
 import { connectInfo } from './connect.ts';
@@ -33,7 +32,7 @@ export function installSysTopics(broker: Aedes, store: Store): void {
     publish(`${base}/uptime`, String(store.clock.now() - startedAt));
     publish(`${base}/datetime`, new Date(store.clock.now()).toISOString());
     publish('$SYS/brokers', store.cluster.names().join(','));
-    publish(`${base}/version`, EMQX_VERSION);
+    publish(`${base}/version`, store.profile.version);
     publish(`${base}/sysdescr`, 'EMQX');
   };
   const statsTick = () => {

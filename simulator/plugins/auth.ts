@@ -3,6 +3,7 @@
 // it declares `config: { public: true }`, so a new route cannot forget the guard (security.md S7).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Store } from '../store/index.ts';
+import type { ApiKeyRole } from '../store/state.ts';
 import { apiError } from './errors.ts';
 
 /** Who made a request: a dashboard user (Bearer token) or an API key (Basic). */
@@ -11,6 +12,8 @@ export interface Principal {
   name: string;
   /** The Bearer token, for logout. */
   token?: string;
+  /** RBAC role (Enterprise: emqx_dashboard_rbac); administrator where RBAC is not built in. */
+  role: ApiKeyRole;
 }
 
 declare module 'fastify' {
@@ -23,6 +26,15 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
   }
+}
+
+// http_api.hrl ?API_KEY_NOT_ALLOW_MSG, what a key whose role does not allow the call gets.
+const API_KEY_ROLE_MESSAGE = 'This API Key don\'t have permission to access this resource';
+
+/** The request path below /api/v5, without the query, as emqx_dashboard_swagger:get_relative_uri. */
+function apiPath(url: string): string {
+  const path = url.split('?')[0];
+  return path.startsWith('/api/v5') ? path.slice('/api/v5'.length) : path;
 }
 
 const BASIC_CHALLENGE = { 'www-authenticate': 'Basic Realm="emqx-dashboard"' };
@@ -40,7 +52,7 @@ function bearer(store: Store, token: string): Principal {
   const result = store.tokens.check(token);
   if (result.status === 'expired') throw apiError(401, 'TOKEN_TIME_OUT', 'Token expired, get new token by POST /login');
   if (result.status === 'unknown') throw apiError(401, 'BAD_TOKEN', 'Get a token by POST /login');
-  return { kind: 'user', name: result.username, token };
+  return { kind: 'user', name: result.username, token, role: store.users.role(result.username) ?? 'administrator' };
 }
 
 function basic(store: Store, request: FastifyRequest, encoded: string): Principal {
@@ -51,9 +63,21 @@ function basic(store: Store, request: FastifyRequest, encoded: string): Principa
   }
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  const name = colon > 0 ? store.apiKeys.authenticate(decoded.slice(0, colon), decoded.slice(colon + 1)) : null;
-  if (!name) throw apiError(401, 'BAD_API_KEY_OR_SECRET', 'Check api_key/api_secret', BASIC_CHALLENGE);
-  return { kind: 'api_key', name };
+  const key = colon > 0 ? store.apiKeys.authenticate(decoded.slice(0, colon), decoded.slice(colon + 1)) : null;
+  if (!key) throw apiError(401, 'BAD_API_KEY_OR_SECRET', 'Check api_key/api_secret', BASIC_CHALLENGE);
+  return { kind: 'api_key', name: key.name, role: key.role };
+}
+
+/**
+ * emqx_dashboard_rbac.erl check_rbac/4: an administrator may do anything; a viewer may read, log
+ * out and change its own password; a publisher key may only publish.
+ */
+export function roleAllows(role: ApiKeyRole, method: string, path: string, username: string): boolean {
+  if (role === 'administrator') return true;
+  if (role === 'publisher') return method === 'POST' && (path === '/publish' || path === '/publish/bulk');
+  if (method === 'GET') return true;
+  if (method === 'POST' && path === '/logout') return true;
+  return method === 'POST' && path === `/users/${encodeURIComponent(username)}/change_pwd`;
 }
 
 /** Adds the onRequest hook that authenticates every non-public route of the instance. */
@@ -68,5 +92,9 @@ export function authPlugin(app: FastifyInstance, store: Store): void {
     if (space > 0 && value && scheme === 'bearer') request.principal = bearer(store, value);
     else if (space > 0 && value && scheme === 'basic') request.principal = basic(store, request, value);
     else throw apiError(401, 'AUTHORIZATION_HEADER_ERROR', 'Support authorization: basic/bearer ', BASIC_CHALLENGE);
+    const principal = request.principal;
+    if (store.profile.hasApp('emqx_dashboard_rbac') && !roleAllows(principal.role, request.method, apiPath(request.url), principal.name)) {
+      throw apiError(403, 'UNAUTHORIZED_ROLE', principal.kind === 'user' ? 'You don\'t have permission to access this resource' : API_KEY_ROLE_MESSAGE);
+    }
   });
 }

@@ -22,6 +22,11 @@ export function apiError(statusCode: number, code: string, message: string, head
   return new ApiError(statusCode, code, message, headers);
 }
 
+/** The message hocon gives for a field a schema does not know, as EMQX puts it in a 400 body. */
+export function unknownFieldMessage(field: string, path = 'root'): string {
+  return JSON.stringify({ kind: 'validation_error', path, reason: 'unknown_fields', unknown: field });
+}
+
 /** True for paths of the management API (everything under /api/v5). */
 export function isApiPath(url: string): boolean {
   return url === '/api/v5' || url.startsWith('/api/v5/') || url.startsWith('/api/v5?');
@@ -56,7 +61,10 @@ function handleError(error: FastifyError | ApiError, request: FastifyRequest, re
   // Schema validation: Fastify's message already names the part and field, e.g.
   // "body/username must NOT have more than 100 characters"; it never echoes the value.
   if ((error as FastifyError).validation) {
-    reply.code(400).send({ code: 'BAD_REQUEST', message: error.message });
+    const unknown = (error as FastifyError).validation?.find((v) => v.keyword === 'additionalProperties');
+    const field = unknown?.params?.additionalProperty;
+    const message = typeof field === 'string' ? unknownFieldMessage(field, unknown?.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'root') : error.message;
+    reply.code(400).send({ code: 'BAD_REQUEST', message });
     return;
   }
   const status = (error as FastifyError).statusCode ?? 500;
@@ -73,7 +81,13 @@ function handleError(error: FastifyError | ApiError, request: FastifyRequest, re
   reply.code(500).send({ code: 'INTERNAL_ERROR', message: 'Internal error' });
 }
 
-function handleNotFound(request: FastifyRequest, reply: FastifyReply): void {
+function handleNotFound(request: FastifyRequest, reply: FastifyReply, methodsOf: (path: string) => string[]): void {
+  // A known path with another method: 405, an empty body and the methods it has (minirest).
+  const allowed = isApiPath(request.url) ? methodsOf(request.url) : [];
+  if (allowed.length > 0 && !allowed.includes(request.method)) {
+    reply.code(405).header('allow', allowed.join(', ')).send();
+    return;
+  }
   // EMQX answers unknown paths by the Accept header: JSON body for API clients, plain text else.
   const accept = String(request.headers.accept ?? '');
   if (isApiPath(request.url) || accept.includes('json')) {
@@ -84,7 +98,7 @@ function handleNotFound(request: FastifyRequest, reply: FastifyReply): void {
 }
 
 /** Installs the error and not-found handlers on the root instance. */
-export function errorsPlugin(app: FastifyInstance): void {
+export function errorsPlugin(app: FastifyInstance, methodsOf: (path: string) => string[] = () => []): void {
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler(handleNotFound);
+  app.setNotFoundHandler((request, reply) => handleNotFound(request, reply, methodsOf));
 }

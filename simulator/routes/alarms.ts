@@ -25,4 +25,16 @@ export default async function alarms(app: FastifyInstance): Promise<void> {
     store.alarms.clearHistory();
     return reply.code(204).send();
   });
+
+  // emqx_mgmt_api_alarms.erl (5.8.9) force_deactivate_alarm/2: the named alarm on every node; the
+  // profile table keeps it out of 5.5.
+  app.post<{ Body: { name?: string } }>('/alarms/force_deactivate', {
+    schema: { body: { type: 'object', additionalProperties: false, properties: { name: { type: 'string', maxLength: 256 } } } },
+  }, async (request, reply) => {
+    const name = request.body?.name;
+    if (!name) return reply.code(400).send({ code: 'INVALID_PARAMETER', message: 'name is required' });
+    const done = store.cluster.names().map((node) => store.alarms.deactivate(node, name));
+    if (!done.includes(true)) return reply.code(400).send({ code: 'NOT_FOUND', message: 'Alarm not found or already deactivated' });
+    return reply.code(204).send();
+  });
 }

@@ -1,6 +1,7 @@
 // EMQX module emqx_mgmt_api_api_keys: /api_key and /api_key/{name}.
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
+import type { ApiKeyRole } from '../store/state.ts';
 import { parseEpochSecond } from '../store/time.ts';
 
 interface KeyBody {
@@ -8,6 +9,7 @@ interface KeyBody {
   desc?: string;
   enable?: boolean;
   expired_at?: string | number;
+  role?: ApiKeyRole;
 }
 
 interface KeyParams {
@@ -20,12 +22,15 @@ const fields = {
   enable: { type: 'boolean' },
   // "infinity", an RFC 3339 string or epoch seconds.
   expired_at: { anyOf: [{ type: 'string', maxLength: 64 }, { type: 'integer', minimum: 0 }] },
+  // emqx_dashboard_rbac.erl valid_api_role/1; the profile refuses the field without RBAC.
+  role: { type: 'string', enum: ['administrator', 'viewer', 'publisher'] },
 } as const;
 const keyParams = { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 256 } } };
 // Only these fields may leave; the secret only in the POST answer.
 const keyProperties = {
   name: { type: 'string' }, api_key: { type: 'string' }, expired_at: { type: 'string' },
   created_at: { type: 'string' }, desc: { type: 'string' }, enable: { type: 'boolean' }, expired: { type: 'boolean' },
+  role: { type: 'string' },
 } as const;
 const key = { type: 'object', properties: keyProperties };
 
@@ -47,8 +52,8 @@ export default async function apiKeys(app: FastifyInstance): Promise<void> {
       response: { 200: { type: 'object', properties: { ...keyProperties, api_secret: { type: 'string' } } } },
     },
   }, async (request) => {
-    const { name: keyName, desc, enable, expired_at } = request.body;
-    return store.apiKeys.create(keyName, { desc, enable, expired_at: expiry(expired_at) });
+    const { name: keyName, desc, enable, expired_at, role } = request.body;
+    return store.apiKeys.create(keyName, { desc, enable, expired_at: expiry(expired_at), role });
   });
 
   app.get<{ Params: KeyParams }>('/api_key/:name', { schema: { params: keyParams, response: { 200: key } } },
@@ -61,8 +66,8 @@ export default async function apiKeys(app: FastifyInstance): Promise<void> {
       response: { 200: key },
     },
   }, async (request) => {
-    const { desc, enable, expired_at } = request.body ?? {};
-    return store.apiKeys.update(request.params.name, { desc, enable, expired_at: expiry(expired_at) });
+    const { desc, enable, expired_at, role } = request.body ?? {};
+    return store.apiKeys.update(request.params.name, { desc, enable, expired_at: expiry(expired_at), role });
   });
 
   app.delete<{ Params: KeyParams }>('/api_key/:name', { schema: { params: keyParams } }, async (request, reply) => {

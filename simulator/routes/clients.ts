@@ -1,10 +1,12 @@
-// EMQX module emqx_mgmt_api_clients: /clients, /clients_v2, /clients/{clientid} and its subscribe, unsubscribe and authorization cache calls.
+// EMQX module emqx_mgmt_api_clients: /clients, /clients_v2, /clients/{clientid} and its subscribe, unsubscribe, keepalive, authorization cache and message queue calls.
+import type { Client } from 'aedes';
 import type { FastifyInstance } from 'fastify';
 import type { SubscribeRequest } from '../broker/bridge.ts';
 import { subscribeProblem } from '../broker/bridge.ts';
 import { apiError } from '../plugins/errors.ts';
 import { CLIENT_FIELDS } from '../store/client-record.ts';
 import type { ClientFilters } from '../store/clients.ts';
+import { parseBytesize } from '../store/config-roots.ts';
 import { pageQueryProperties, type PageQuery } from '../store/pagination.ts';
 import { parseEpochMillisecond } from '../store/time.ts';
 
@@ -69,6 +71,38 @@ interface ClientParams {
   clientid: string;
 }
 
+/**
+ * Applies a new keepalive to a connected Aedes client as its CONNECT would have set it
+ * ([MQTT-3.1.2-24]: 1.5 times the interval; 0 turns the check off), like emqx_channel.erl's
+ * `{keepalive, Interval}` call resets the channel's keepalive timer.
+ */
+function resetKeepalive(client: Client, seconds: number): void {
+  const c = client as unknown as { _keepaliveTimer: NodeJS.Timeout | null; _keepaliveInterval: number; broker: { emit(e: string, c: unknown): void }; emit(e: string, err: Error): void };
+  if (c._keepaliveTimer) clearTimeout(c._keepaliveTimer);
+  c._keepaliveTimer = null;
+  c._keepaliveInterval = -1;
+  if (seconds === 0) return;
+  c._keepaliveInterval = seconds * 1500 + 1;
+  c._keepaliveTimer = setTimeout(() => {
+    c.broker.emit('keepaliveTimeout', client);
+    c.emit('error', new Error('keep alive timeout'));
+  }, c._keepaliveInterval);
+}
+
+// emqx_mgmt_api_clients.erl (5.8.9) client_msgs_params/0 and the position codecs.
+const msgsQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    payload: { type: 'string', enum: ['none', 'base64', 'plain'], default: 'base64' },
+    max_payload_bytes: { anyOf: [{ type: 'string', maxLength: 32 }, { type: 'integer', minimum: 0 }], default: '1MB' },
+    position: { type: 'string', maxLength: 64 },
+    limit: pageQueryProperties.limit,
+  },
+} as const;
+const MQUEUE_POSITION = /^\d+_(\d+|infinity)$/;
+const INFLIGHT_POSITION = /^\d+$/;
+
 export default async function clients(app: FastifyInstance): Promise<void> {
   const { store, bridge } = app;
 
@@ -100,6 +134,13 @@ export default async function clients(app: FastifyInstance): Promise<void> {
     const { filters, fields } = filtersOf(query);
     return store.clients.listCursor(filters, cursor, limit, fields);
   });
+
+  // emqx_mgmt_api_clients.erl (5.8.9) sessions_count/2: sessions of the cluster seen since
+  // `since` (epoch seconds); the handler answers the count as a binary, which goes out as a bare
+  // JSON number. Every session here is live or kept in memory, so all of them count.
+  app.get<{ Querystring: { since?: number } }>('/sessions_count', {
+    schema: { querystring: { type: 'object', additionalProperties: false, properties: { since: { type: 'integer', minimum: 0 } } } },
+  }, async (_request, reply) => reply.type('application/json; charset=utf-8').send(String(store.cluster.totalSessions())));
 
   app.get<{ Params: ClientParams }>('/clients/:clientid', { schema: { params } }, async (request) =>
     store.clients.view(store.clients.get(request.params.clientid)));
@@ -154,6 +195,36 @@ export default async function clients(app: FastifyInstance): Promise<void> {
     await bridge.unsubscribe(request.params.clientid, request.body.map((t) => t.topic));
     return reply.code(204).send();
   });
+
+  // set_keepalive/2: 200 with the client; only a connected client has a channel to change.
+  app.put<{ Params: ClientParams; Body: { interval?: number } }>('/clients/:clientid/keepalive', {
+    schema: { params, body: { type: 'object', additionalProperties: false, properties: { interval: { type: 'integer', minimum: 0, maximum: 65535 } } } },
+  }, async (request) => {
+    const { interval } = request.body ?? {};
+    if (interval === undefined) throw apiError(400, 'BAD_REQUEST', 'Interval Not Found');
+    const located = store.clients.find(request.params.clientid);
+    if (!located || !store.clients.view(located).connected) throw apiError(404, 'CLIENTID_NOT_FOUND', 'Client ID not found');
+    located.record.keepalive = interval;
+    if (located.session?.client) resetKeepalive(located.session.client, interval);
+    return store.clients.view(located);
+  });
+
+  // 5.6+: the queued and in-flight messages of a client, cursor-paged. Queues are not kept per
+  // client by the simulator yet, so the page is always empty (start and position `none`).
+  for (const [kind, pattern] of [['mqueue_messages', MQUEUE_POSITION], ['inflight_messages', INFLIGHT_POSITION]] as const) {
+    app.get<{ Params: ClientParams; Querystring: { position?: string; max_payload_bytes: string | number } }>(`/clients/:clientid/${kind}`, {
+      schema: { params, querystring: msgsQuery },
+    }, async (request) => {
+      const { position, max_payload_bytes: maxBytes } = request.query;
+      if (position !== undefined && position !== 'none' && position !== 'end_of_data' && !pattern.test(position)) {
+        throw apiError(400, 'INVALID_PARAMETER', 'position_limit_invalid');
+      }
+      if (parseBytesize(maxBytes) === null) throw apiError(400, 'INVALID_PARAMETER', `max_payload_bytes: invalid byte size ${JSON.stringify(maxBytes)}`);
+      const located = store.clients.find(request.params.clientid);
+      if (!located || !store.clients.view(located).connected) throw apiError(404, 'CLIENTID_NOT_FOUND', 'Client ID not found');
+      return { data: [], meta: { start: 'none', position: 'none' } };
+    });
+  }
 
   app.get<{ Params: ClientParams }>('/clients/:clientid/authorization/cache', { schema: { params } }, async (request) =>
     bridge.authzCache(request.params.clientid));

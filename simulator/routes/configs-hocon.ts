@@ -11,7 +11,7 @@ import type { StoreContext } from '../store/context.ts';
 import { HoconError, parseHocon, writeHocon } from '../store/hocon.ts';
 import type { PersistedState } from '../store/state.ts';
 import type { Store } from '../store/index.ts';
-import { defaultZone, Zone, type ZoneConfig } from '../store/zone.ts';
+import { Zone, type ZoneConfig } from '../store/zone.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -126,14 +126,17 @@ interface Plan {
 async function plan(store: Store, config: Obj, mode: Mode, ignoreReadonly: boolean): Promise<{ plan: Plan } | { errors: Record<string, RootError> }> {
   const scratch: StoreContext = {
     clock: store.clock,
+    profile: store.profile,
     state: structuredClone({ config_roots: store.state.config_roots, zone: store.state.zone }) as unknown as PersistedState,
     persist: async () => {},
+    onStateReplaced: () => {},
+    stateReplaced: async () => {},
   };
   const roots = new ConfigRoots(scratch);
   const zone = new Zone(scratch);
   const errors: Record<string, RootError> = {};
   const out: Plan = { zone: {}, roots: [] };
-  const defaults = defaultZone() as unknown as Record<ZoneRoot, Obj>;
+  const defaults = zone.defaults() as unknown as Record<ZoneRoot, Obj>;
 
   for (const [root, given] of Object.entries(config)) {
     if (!isWholeRoot(root)) {
@@ -251,7 +254,7 @@ export default async function configsHocon(app: FastifyInstance): Promise<void> 
       }
       return reply.code(200).send();
     }
-    const defaults = (defaultZone() as unknown as Record<ZoneRoot, Obj>)[root as ZoneRoot];
+    const defaults = (store.zone.defaults() as unknown as Record<ZoneRoot, Obj>)[root as ZoneRoot];
     if (path.length === 0) {
       await store.zone.update({ [root]: defaults });
       return reply.code(200).send();

@@ -1,6 +1,7 @@
 // EMQX emqx_mgmt_api_configs, emqx_retainer_api, emqx_prometheus_api, emqx_otel_api and
 // emqx_mgmt_api_cluster (emqx-api-part1 §11, §22.2, §22.3, §23): the config roots with merge
-// semantics and `******` secrets kept, the Prometheus scrape endpoint, and the simulated cluster's
+// semantics and `******` secrets kept, the Prometheus scrape endpoints (stats, auth,
+// data_integration), and the simulated cluster's
 // invite / force-leave. The log root sets the level of what the simulator logs.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
@@ -56,6 +57,44 @@ function exposition(rows: { labels: string; stats: Stats; metrics: Record<string
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** One metric family of a Prometheus collector: its points by labels. */
+interface Family {
+  name: string;
+  type: 'gauge' | 'counter';
+  points: { labels: Record<string, string>; value: number }[];
+}
+
+function labelText(labels: Record<string, string>): string {
+  const parts = Object.entries(labels).map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`);
+  return parts.length ? `{${parts.join(',')}}` : '';
+}
+
+/** Families in the text exposition format. */
+function familiesText(families: Family[]): string {
+  const lines: string[] = [];
+  for (const f of families) {
+    lines.push(`# TYPE ${f.name} ${f.type}`);
+    for (const p of f.points) lines.push(`${f.name}${labelText(p.labels)} ${p.value}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Families as the JSON answer lists them: one object per label set with every family's value. */
+function familiesJson(families: Family[]): Record<string, unknown>[] {
+  const rows = new Map<string, Record<string, unknown>>();
+  for (const f of families) {
+    for (const p of f.points) {
+      const key = JSON.stringify(p.labels);
+      const row = rows.get(key) ?? { ...p.labels };
+      row[f.name] = p.value;
+      rows.set(key, row);
+    }
+  }
+  return [...rows.values()];
+}
+
+const statusNumber = (status: unknown) => (status === 'connected' ? 1 : 0);
 
 interface Invitation {
   node: string;
@@ -125,6 +164,110 @@ export default async function configs(app: FastifyInstance): Promise<void> {
       return mode === 'all_nodes_unaggregated' ? rows.map(json) : json(rows[0]);
     }
     return reply.type('text/plain; version=0.0.4; charset=utf-8').send(exposition(rows));
+  });
+
+  // Points per node for the three modes (emqx_prometheus_cluster.erl): this node's values, the
+  // cluster's sums (the other nodes count no traffic of this process), or every node labelled.
+  const perMode = (mode: string, labels: Record<string, string>, value: (node: string) => number) => {
+    const { cluster } = store;
+    if (mode === 'all_nodes_unaggregated') return cluster.names().map((node) => ({ labels: { node, ...labels }, value: value(node) }));
+    if (mode === 'all_nodes_aggregated') return [{ labels, value: cluster.names().reduce((sum, node) => sum + value(node), 0) }];
+    return [{ labels, value: value(cluster.self) }];
+  };
+  const ownOnly = (v: number) => (node: string) => (node === store.cluster.self ? v : 0);
+  const sendFamilies = (request: FastifyRequest, reply: FastifyReply, families: Family[], json: () => Record<string, unknown>) => {
+    if ((request.headers.accept ?? '').includes('application/json')) return json();
+    return reply.type('text/plain; version=0.0.4; charset=utf-8').send(familiesText(families));
+  };
+
+  // emqx_prometheus_auth.erl: per authenticator (label id) and authorization source (label type),
+  // the built-in database user and rule counts, the banned count.
+  app.get<{ Querystring: { mode: string } }>('/prometheus/auth', { config: { public: true }, schema: { querystring: statsQuery } }, async (request, reply: FastifyReply) => {
+    scrapeAuth(request);
+    const mode = request.query.mode;
+    const authn = store.authn.list();
+    const authz = store.authz.list();
+    const authnStatus = await Promise.all(authn.map(async (a) => statusNumber((await store.authn.status(String(a.id)).catch(() => ({} as Obj))).status)));
+    const authzStatus = await Promise.all(authz.map(async (a) => statusNumber((await store.authz.status(String(a.type)).catch(() => ({} as Obj))).status)));
+    const family = (name: string, type: Family['type'], items: Record<string, unknown>[], label: 'id' | 'type', value: (item: Record<string, unknown>, i: number) => (node: string) => number): Family => ({
+      name, type, points: items.flatMap((item, i) => perMode(mode, { [label]: String(item[label]) }, value(item, i))),
+    });
+    const authnCounter = (key: string) => (a: Record<string, unknown>) => ownOnly(store.authn.counter(String(a.id)).snapshot()[key] ?? 0);
+    const authzCounter = (key: string) => (a: Record<string, unknown>) => ownOnly(store.authz.counter(String(a.type)).snapshot()[key] ?? 0);
+    const same = (v: number) => () => v;
+    const authnFamilies: Family[] = [
+      family('emqx_authn_enable', 'gauge', authn, 'id', (a) => same(a.enable === false ? 0 : 1)),
+      family('emqx_authn_status', 'gauge', authn, 'id', (_a, i) => same(authnStatus[i])),
+      ...['nomatch', 'total', 'success', 'failed'].map((k) => family(`emqx_authn_${k}`, 'counter', authn, 'id', authnCounter(k))),
+    ];
+    const builtIn = authn.filter((a) => a.backend === 'built_in_database');
+    const usersCount: Family = { name: 'emqx_authn_users_count', type: 'gauge', points: builtIn.map((a) => ({ labels: { id: String(a.id) }, value: store.state.authn_users?.[String(a.id)]?.length ?? 0 })) };
+    const authzFamilies: Family[] = [
+      family('emqx_authz_enable', 'gauge', authz, 'type', (a) => same(a.enable === false ? 0 : 1)),
+      family('emqx_authz_status', 'gauge', authz, 'type', (_a, i) => same(authzStatus[i])),
+      ...['nomatch', 'total', 'allow', 'deny'].map((k) => family(`emqx_authz_${k}`, 'counter', authz, 'type', authzCounter(k))),
+    ];
+    const rules = store.state.authz_rules;
+    const aclRecords = (rules?.users?.length ?? 0) + (rules?.clients?.length ?? 0) + ((rules?.all?.length ?? 0) > 0 ? 1 : 0);
+    const rulesCount: Family = { name: 'emqx_authz_rules_count', type: 'gauge', points: authz.filter((a) => a.type === 'built_in_database').map(() => ({ labels: { type: 'built_in_database' }, value: aclRecords })) };
+    const banned: Family = { name: 'emqx_banned_count', type: 'gauge', points: [{ labels: {}, value: store.state.banned?.length ?? 0 }] };
+    return sendFamilies(request, reply, [...authnFamilies, usersCount, ...authzFamilies, rulesCount, banned], () => ({
+      emqx_authn: familiesJson([...authnFamilies, usersCount]),
+      emqx_authz: familiesJson([...authzFamilies, rulesCount]),
+      emqx_banned: { emqx_banned_count: banned.points[0].value },
+    }));
+  });
+
+  // emqx_prometheus_data_integration.erl: the overview counts, then rules (label id), actions and
+  // connectors (label id `type:name`).
+  const RULE_KEYS = ['matched', 'failed', 'passed', 'failed.exception', 'failed.no_result', 'actions.total', 'actions.success', 'actions.failed', 'actions.failed.out_of_service', 'actions.failed.unknown'];
+  const ACTION_KEYS: [string, Family['type']][] = [
+    ['matched', 'counter'], ['dropped', 'counter'], ['success', 'counter'], ['failed', 'counter'], ['inflight', 'gauge'], ['received', 'counter'],
+    ['late_reply', 'counter'], ['retried', 'counter'], ['retried.success', 'counter'], ['retried.failed', 'counter'],
+    ['dropped.resource_stopped', 'counter'], ['dropped.resource_not_found', 'counter'], ['dropped.queue_full', 'counter'],
+    ['dropped.other', 'counter'], ['dropped.expired', 'counter'], ['queuing', 'gauge'],
+  ];
+  const metricName = (prefix: string, key: string) => `${prefix}_${key.replace(/\./g, '_')}`;
+  app.get<{ Querystring: { mode: string } }>('/prometheus/data_integration', { config: { public: true }, schema: { querystring: statsQuery } }, async (request, reply: FastifyReply) => {
+    scrapeAuth(request);
+    const mode = request.query.mode;
+    const rules = store.rules.list();
+    const actions = await Promise.all(store.actions.list().map(async (r) => {
+      const id = `${r.type}:${r.name}`;
+      const view = await store.actions.view(r);
+      return { id, enable: view.enable === false ? 0 : 1, status: statusNumber(view.status), metrics: (store.actions.metrics(id).metrics ?? {}) as Record<string, number> };
+    }));
+    const connectors = await Promise.all(store.connectors.list().map(async (r) => {
+      const view = await store.connectors.view(r);
+      return { id: `${r.type}:${r.name}`, enable: view.enable === false ? 0 : 1, status: statusNumber(view.status) };
+    }));
+    const overview: Family[] = [
+      { name: 'emqx_rules_count', type: 'gauge', points: [{ labels: {}, value: rules.length }] },
+      { name: 'emqx_connectors_count', type: 'gauge', points: [{ labels: {}, value: connectors.length }] },
+    ];
+    if (store.profile.hasApp('emqx_schema_registry')) overview.push({ name: 'emqx_schema_registrys_count', type: 'gauge', points: [{ labels: {}, value: store.state.schema_registry?.length ?? 0 }] });
+    const ruleFamilies: Family[] = [
+      { name: 'emqx_rule_enable', type: 'gauge', points: rules.flatMap((r) => perMode(mode, { id: r.id }, () => (r.enable ? 1 : 0))) },
+      ...RULE_KEYS.map((key): Family => ({
+        name: metricName('emqx_rule', key), type: 'counter',
+        points: rules.flatMap((r) => perMode(mode, { id: r.id }, ownOnly((store.rules.metrics(r.id).metrics as Record<string, number>)[key] ?? 0))),
+      })),
+    ];
+    const actionFamilies: Family[] = [
+      { name: 'emqx_action_enable', type: 'gauge', points: actions.flatMap((a) => perMode(mode, { id: a.id }, () => a.enable)) },
+      { name: 'emqx_action_status', type: 'gauge', points: actions.flatMap((a) => perMode(mode, { id: a.id }, () => a.status)) },
+      ...ACTION_KEYS.map(([key, type]): Family => ({ name: metricName('emqx_action', key), type, points: actions.flatMap((a) => perMode(mode, { id: a.id }, ownOnly(a.metrics[key] ?? 0))) })),
+    ];
+    const connectorFamilies: Family[] = [
+      { name: 'emqx_connector_enable', type: 'gauge', points: connectors.flatMap((c) => perMode(mode, { id: c.id }, () => c.enable)) },
+      { name: 'emqx_connector_status', type: 'gauge', points: connectors.flatMap((c) => perMode(mode, { id: c.id }, () => c.status)) },
+    ];
+    return sendFamilies(request, reply, [...overview, ...ruleFamilies, ...actionFamilies, ...connectorFamilies], () => ({
+      data_integration_overview: Object.fromEntries(overview.map((f) => [f.name, f.points[0].value])),
+      rules: familiesJson(ruleFamilies),
+      actions: familiesJson(actionFamilies),
+      connectors: familiesJson(connectorFamilies),
+    }));
   });
 
   // --- Cluster (§22.3) on the simulated fixture nodes.

@@ -1,7 +1,10 @@
 // EMQX emqx_connector_api: connectors, their probes and types (part 2 §4.2): list, create (201),
 // read, update (200), delete (204, refused while actions or sources use the connector), enable,
-// the `start` operation cluster-wide or per node, and the dry-run probe (400 TEST_FAILED).
+// the `start` operation cluster-wide or per node, and the dry-run probe (400 TEST_FAILED); also
+// emqx_bridge_api's v1 `/bridges_probe`, which tries the same connection.
 import type { FastifyInstance } from 'fastify';
+import { probeMqtt } from '../connectors/mqtt.ts';
+import { probeConfig } from '../connectors/probe.ts';
 import { apiError } from '../plugins/errors.ts';
 import type { Json } from '../store/connectors.ts';
 
@@ -74,6 +77,17 @@ export default async function connectors(app: FastifyInstance): Promise<void> {
       await all.start(request.params.id);
       return reply.code(204).send();
     });
+
+  // emqx_bridge_api.erl '/bridges_probe': a dry run of a v1 bridge (its connector and action in
+  // one body): 204 when the target answers, 400 TEST_FAILED with the reason otherwise.
+  app.post<{ Body: Json }>('/bridges_probe', { schema: { body: createBody } }, async (request, reply) => {
+    const { type: v1Type, name: _name, ...config } = request.body;
+    const type = v1Type === 'webhook' ? 'http' : String(v1Type);
+    if (!store.profile.hasBridgeType(type)) throw apiError(400, 'BAD_REQUEST', `Invalid bridge type: ${String(v1Type)}`);
+    const health = type === 'mqtt' ? await probeMqtt(config) : await probeConfig(type, config);
+    if (health.status !== 'connected') throw apiError(400, 'TEST_FAILED', health.reason ?? 'unreachable');
+    return reply.code(204).send();
+  });
 
   app.post<{ Body: Json }>('/connectors_probe', { schema: { body: createBody } }, async (request, reply) => {
     await all.probe(request.body);

@@ -2,6 +2,8 @@
 // errors use RESOURCE_NOT_FOUND for 404; listener sockets are opened on ready and closed on close.
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
+import { uploadPlugin, uploadedFile } from '../plugins/upload.ts';
+import { parseUserFile } from '../store/authn.ts';
 import { GATEWAY_NAMES } from '../store/gateways.ts';
 import { pageQueryProperties, type PageQuery } from '../store/pagination.ts';
 
@@ -73,7 +75,7 @@ export default async function gateways(app: FastifyInstance): Promise<void> {
   app.addHook('onClose', async () => {
     await gw.closeAll();
   });
-  store.backups.onImport(async () => {
+  store.onStateReplaced(async () => {
     await gw.reconcile();
   });
 
@@ -134,6 +136,19 @@ export default async function gateways(app: FastifyInstance): Promise<void> {
     app.delete<{ Params: P }>(`${prefix}/authentication`, { schema: { params } }, async (request, reply) => {
       await gw.removeAuth(request.params.name, request.params.id);
       return reply.code(204).send();
+    });
+  }
+
+  // User import files (hash type only), at gateway level and per listener: the multipart upload of
+  // the authentication routes, field `filename` (emqx_gateway_api_authn_user_import.erl).
+  await uploadPlugin(app, 64 * 1024 * 1024);
+  for (const [prefix, params] of [['/gateways/:name', gwParams], ['/gateways/:name/listeners/:id', listenerParams]] as const) {
+    type P = { name: string; id?: string };
+    const importSchema = { consumes: ['multipart/form-data'], params, body: { type: 'object' } };
+    app.post<{ Params: P }>(`${prefix}/authentication/import_users`, { schema: importSchema }, async (request) => {
+      const file = uploadedFile(request.body, 'filename');
+      if (!file) throw apiError(400, 'BAD_REQUEST', 'Missing required parameter: filename');
+      return gw.importUsers(request.params.name, parseUserFile(file.filename, file.data.toString('utf8')), request.params.id);
     });
   }
 

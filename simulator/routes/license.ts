@@ -1,5 +1,6 @@
-// EMQX module emqx_license_http_api: GET /license, GET and PUT /license/setting.
+// EMQX module emqx_license_http_api: GET and POST /license, GET and PUT /license/setting.
 import type { FastifyInstance } from 'fastify';
+import { apiError } from '../plugins/errors.ts';
 import type { LicenseSetting } from '../store/license.ts';
 
 const percent = { type: 'string', maxLength: 16 } as const;
@@ -13,6 +14,17 @@ export default async function license(app: FastifyInstance): Promise<void> {
   const { store } = app;
 
   app.get('/license', async () => store.license.info());
+
+  app.post<{ Body: { key?: string } }>('/license', {
+    schema: { body: { type: 'object', properties: { key: { type: 'string', maxLength: 65536 } } } },
+  }, async (request) => {
+    const { key } = request.body;
+    if (key === undefined) throw apiError(400, 'BAD_REQUEST', 'Invalid request params');
+    const info = await store.license.updateKey(key);
+    // The new quota applies at once to the quota alarm.
+    store.conditions.checkLicense();
+    return info;
+  });
 
   app.get('/license/setting', async () => store.license.setting());
 

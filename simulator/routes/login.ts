@@ -1,7 +1,6 @@
 // EMQX module emqx_dashboard_api (login part): POST /login and POST /logout.
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import { EMQX_VERSION } from '../store/cluster.ts';
 
 interface LoginBody {
   username: string;
@@ -45,7 +44,8 @@ export default async function login(app: FastifyInstance): Promise<void> {
       throw apiError(401, 'BAD_USERNAME_OR_PWD', 'Auth failed');
     }
     guard.recordSuccess(username);
-    return { token: store.tokens.issue(username), version: EMQX_VERSION, license: { edition: 'ce' } };
+    // emqx_dashboard_api.erl login/2: `role` only where RBAC is built in (the profile drops it elsewhere).
+    return { role: store.users.role(username), token: store.tokens.issue(username), version: store.profile.version, license: { edition: store.profile.edition } };
   });
 
   app.post<{ Body: { username: string } }>('/logout', { schema: logoutSchema }, async (request, reply) => {

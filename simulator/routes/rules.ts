@@ -105,6 +105,21 @@ async function jsonOnly(request: FastifyRequest, _reply: FastifyReply): Promise<
   }
 }
 
+/**
+ * What a rule read back carries beside its config: emqx_rule_engine_api.erl
+ * filter_out_request_body/1 drops it from POST/PUT bodies before the config check, so a rule
+ * can be sent back as it was read.
+ */
+const READ_ONLY = ['id', 'status', 'node_status', 'node_metrics', 'metrics', 'node'];
+
+async function ruleBody(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  await jsonOnly(request, reply);
+  const body = request.body as Record<string, unknown> | undefined;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+  // POST /rules takes the new rule's id from the body before filtering.
+  for (const key of READ_ONLY) if (!(key === 'id' && request.method === 'POST')) delete body[key];
+}
+
 const notFound = () => apiError(404, 'NOT_FOUND', 'Rule Id Not Found');
 
 export default async function rules(app: FastifyInstance): Promise<void> {
@@ -130,7 +145,7 @@ export default async function rules(app: FastifyInstance): Promise<void> {
     return paginateRows(engine.list().filter(keep), q, (r) => engine.info(r), { count: !fuzzy });
   });
 
-  app.post<{ Body: RuleBody }>('/rules', { preValidation: jsonOnly, schema: { body: createBody } }, async (request, reply) => {
+  app.post<{ Body: RuleBody }>('/rules', { preValidation: ruleBody, schema: { body: createBody } }, async (request, reply) => {
     const rule = await engine.create(request.body);
     return reply.code(201).send(engine.info(rule));
   });
@@ -141,7 +156,7 @@ export default async function rules(app: FastifyInstance): Promise<void> {
     return engine.info(rule);
   });
 
-  app.put<{ Params: { id: string }; Body: RuleBody }>('/rules/:id', { preValidation: jsonOnly, schema: { params: idParams, body: updateBody } },
+  app.put<{ Params: { id: string }; Body: RuleBody }>('/rules/:id', { preValidation: ruleBody, schema: { params: idParams, body: updateBody } },
     async (request) => engine.info(await engine.update(request.params.id, request.body)));
 
   app.delete<{ Params: { id: string } }>('/rules/:id', { schema: { params: idParams } }, async (request, reply) => {

@@ -60,7 +60,7 @@ export default async function schemaRegistry(app: FastifyInstance): Promise<void
   app.get('/schema_registry_external', async () => registry.listExternal());
 
   app.post<{ Body: Partial<ExternalRegistry> & { name: string } }>('/schema_registry_external', {
-    schema: { body: { type: 'object', required: ['name', 'url'], properties: { name: { type: 'string', maxLength: 1024 }, ...externalProperties } } },
+    schema: { body: { type: 'object', required: ['name', 'url'], additionalProperties: false, properties: { name: { type: 'string', maxLength: 1024 }, ...externalProperties } } },
   }, async (request, reply) => reply.code(201).send(await registry.createExternal(request.body)));
 
   app.get<{ Params: { name: string } }>('/schema_registry_external/registry/:name', { schema: { params: nameParams } }, async (request) => registry.getExternal(request.params.name));

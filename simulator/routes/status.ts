@@ -1,6 +1,5 @@
 // EMQX module emqx_mgmt_api_status: GET /status (no auth), also served at the root as /status.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { EMQX_VERSION } from '../store/cluster.ts';
 
 type StatusRequest = FastifyRequest<{ Querystring: { format: 'text' | 'json' } }>;
 
@@ -18,7 +17,7 @@ export function statusRoute(app: FastifyInstance) {
     config: { public: true },
     handler: async (request: StatusRequest, reply: FastifyReply) => {
       if (request.query.format === 'json') {
-        return { node_name: node, rel_vsn: `v${EMQX_VERSION}`, broker_status: 'started', app_status: 'running' };
+        return { node_name: node, rel_vsn: app.store.profile.versionWithPrefix, broker_status: 'started', app_status: 'running' };
       }
       return reply.type('text/plain; charset=utf-8').send(`Node ${node} is started\nemqx is running`);
     },

@@ -29,6 +29,9 @@ export default async function subscriptions(app: FastifyInstance): Promise<void>
     if (match !== undefined && (topicFilterProblem(match) || parseShare(match))) {
       throw apiError(400, 'INVALID_PARAMETER', 'match_topic_invalid');
     }
-    return store.clients.subscriptions(filters, { page, limit });
+    const found = store.clients.subscriptions(filters, { page, limit });
+    // emqx_mgmt_api_subscriptions.erl (5.8.9) marks each subscription durable or not; every
+    // session here lives in memory. The profile leaves the field out before 5.8.
+    return { ...found, data: found.data.map((s) => ({ ...s, durable: false })) };
   });
 }

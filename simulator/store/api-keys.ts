@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { apiError } from '../plugins/errors.ts';
 import type { StoreContext } from './context.ts';
 import { hashSecret, verifySecret } from './passwords.ts';
-import type { ApiKeyRecord } from './state.ts';
+import type { ApiKeyRecord, ApiKeyRole } from './state.ts';
 import { rfc3339 } from './time.ts';
 
 /** EMQX refuses the 101st key. */
@@ -19,6 +19,8 @@ export interface ApiKeyView {
   desc: string;
   enable: boolean;
   expired: boolean;
+  /** RBAC (Enterprise); the profile leaves it out elsewhere. */
+  role: ApiKeyRole;
 }
 
 export interface ApiKeyInput {
@@ -26,6 +28,8 @@ export interface ApiKeyInput {
   enable?: boolean;
   /** Epoch ms, or null for "infinity". */
   expired_at: number | null;
+  /** emqx_mgmt_api_api_keys.erl: an omitted role is the default, administrator (create and update). */
+  role?: ApiKeyRole;
 }
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -63,6 +67,7 @@ export class ApiKeys {
       desc: record.desc,
       enable: record.enable,
       expired: this.isExpired(record),
+      role: record.role ?? 'administrator',
     };
   }
 
@@ -89,6 +94,7 @@ export class ApiKeys {
       enable: input.enable ?? true,
       expired_at: input.expired_at,
       created_at: this.ctx.clock.now(),
+      role: input.role ?? 'administrator',
     };
     keys.push(record);
     await this.ctx.persist();
@@ -101,6 +107,7 @@ export class ApiKeys {
     if (input.desc !== undefined) record.desc = input.desc;
     if (input.enable !== undefined) record.enable = input.enable;
     record.expired_at = input.expired_at;
+    record.role = input.role ?? 'administrator';
     await this.ctx.persist();
     return this.view(record);
   }
@@ -112,10 +119,10 @@ export class ApiKeys {
   }
 
   /** Checks Basic credentials: the key must exist, be enabled, unexpired, and the secret match. */
-  authenticate(apiKey: string, secret: string): string | null {
+  authenticate(apiKey: string, secret: string): { name: string; role: ApiKeyRole } | null {
     const record = this.ctx.state.api_keys.find((k) => k.api_key === apiKey);
     if (!record || !verifySecret(secret, record.secret_hash)) return null;
     if (!record.enable || this.isExpired(record)) return null;
-    return record.name;
+    return { name: record.name, role: record.role ?? 'administrator' };
   }
 }

@@ -9,6 +9,7 @@ import { moveTo, probeUrl, type StatusSource } from './authn.ts';
 import type { StoreContext } from './context.ts';
 import { durationMs } from './slow-subs.ts';
 import { topicFilterProblem } from './topic.ts';
+import { refuseUnknown } from './strict.ts';
 
 type Json = Record<string, any>;
 
@@ -192,6 +193,7 @@ export class Authz {
 
   async updateSettings(body: Json): Promise<AuthzSettings> {
     const current = this.data.settings;
+    refuseUnknown(current, body, 'authorization');
     const next = withDefaults(current as unknown as Json, body ?? {}) as unknown as AuthzSettings;
     if (body?.cache?.excludes) next.cache.excludes = [...body.cache.excludes];
     if (!['allow', 'deny'].includes(next.no_match)) throw invalid('unable_to_convert_to_enum_symbol', 'no_match', next.no_match);

@@ -5,7 +5,9 @@
 import { apiError } from '../plugins/errors.ts';
 import { cidrMatcher } from './acl-file.ts';
 import type { StoreContext } from './context.ts';
+import { compileRegex, regexProblem } from './regex.ts';
 import { parseEpochSecond, rfc3339 } from './time.ts';
+import { DEFAULTS } from './profile.ts';
 
 export const BAN_KINDS = ['clientid', 'username', 'peerhost', 'clientid_re', 'username_re', 'peerhost_net'] as const;
 export type BanKind = (typeof BAN_KINDS)[number];
@@ -39,7 +41,22 @@ export interface Subject {
 const YEAR_MS = 365 * 24 * 3600_000;
 const FILTERS = ['clientid', 'username', 'peerhost', 'like_clientid', 'like_username', 'like_peerhost', 'like_peerhost_net'] as const;
 
+// The compiled test of each entry, made once: every CONNECT runs them all.
+const matchers = new WeakMap<BanRecord, (s: Subject) => boolean>();
+
 function matcher(record: BanRecord): (s: Subject) => boolean {
+  let m = matchers.get(record);
+  if (!m) {
+    m = compileMatcher(record);
+    matchers.set(record, m);
+  }
+  return m;
+}
+
+// The regex kinds run on the linear-time engine (store/regex.ts): a client id or username cannot
+// make a pattern backtrack. An entry stored with a pattern it cannot compile (only an imported
+// state can hold one) bans nobody.
+function compileMatcher(record: BanRecord): (s: Subject) => boolean {
   switch (record.as) {
     case 'clientid':
       return (s) => s.clientid === record.who;
@@ -48,17 +65,26 @@ function matcher(record: BanRecord): (s: Subject) => boolean {
     case 'peerhost':
       return (s) => s.peerhost === record.who;
     case 'clientid_re': {
-      const re = new RegExp(record.who);
+      if (regexProblem(record.who)) return () => false;
+      const re = compileRegex(record.who);
       return (s) => re.test(s.clientid);
     }
     case 'username_re': {
-      const re = new RegExp(record.who);
+      if (regexProblem(record.who)) return () => false;
+      const re = compileRegex(record.who);
       return (s) => s.username !== null && re.test(s.username);
     }
     case 'peerhost_net': {
-      const m = cidrMatcher(record.who);
+      let m: (address: string) => boolean;
+      try {
+        m = cidrMatcher(record.who);
+      } catch {
+        return () => false;
+      }
       return (s) => m(s.peerhost);
     }
+    default:
+      return () => false;
   }
 }
 
@@ -99,12 +125,9 @@ export class Banned {
     if (filter) {
       const value = String(query[filter]);
       if (filter.startsWith('like_')) {
-        let re: RegExp;
-        try {
-          re = new RegExp(value);
-        } catch (err) {
-          throw apiError(400, 'BAD_REQUEST', JSON.stringify({ message: 'invalid regular expression', reason: (err as Error).message, position: 0, filter: value }));
-        }
+        const problem = regexProblem(value);
+        if (problem) throw apiError(400, 'BAD_REQUEST', JSON.stringify({ message: 'invalid regular expression', reason: problem, position: 0, filter: value }));
+        const re = compileRegex(value);
         const kind = filter === 'like_peerhost_net' ? 'peerhost_net' : filter.slice(5);
         rows = rows.filter((r) => r.as === kind && re.test(r.who));
         return {
@@ -129,7 +152,8 @@ export class Banned {
     if (at === null) throw apiError(400, 'BAD_REQUEST', 'at must be an RFC 3339 time or epoch seconds');
     let until: number | null;
     if (body.until === 'infinity') until = null;
-    else if (body.until === undefined) until = at + YEAR_MS;
+    // The default changed in 5.8.1 from a year after `at` to infinity (store/profile.ts DEFAULTS).
+    else if (body.until === undefined) until = DEFAULTS.bannedUntil(this.ctx.profile) === 'infinity' ? null : at + YEAR_MS;
     else {
       until = parseEpochSecond(body.until as string | number);
       if (until === null) throw apiError(400, 'BAD_REQUEST', 'until must be an RFC 3339 time, epoch seconds or "infinity"');
@@ -138,10 +162,16 @@ export class Banned {
       throw apiError(400, 'BAD_REQUEST', `Cannot create expired banned, ${Math.floor(at / 1000)} to ${Math.floor(until / 1000)}`);
     }
     const record: BanRecord = { as, who: body.who, by: typeof body.by === 'string' ? body.by : 'mgmt_api', reason: typeof body.reason === 'string' ? body.reason : '', at, until };
-    try {
-      matcher(record);
-    } catch {
-      throw apiError(400, 'BAD_REQUEST', `invalid ${as}: ${record.who}`);
+    if (as === 'clientid_re' || as === 'username_re') {
+      const problem = regexProblem(record.who);
+      if (problem) throw apiError(400, 'BAD_REQUEST', `who: invalid ${as} ${record.who}: ${problem}`);
+    }
+    if (as === 'peerhost_net') {
+      try {
+        cidrMatcher(record.who);
+      } catch {
+        throw apiError(400, 'BAD_REQUEST', `invalid ${as}: ${record.who}`);
+      }
     }
     if (as === 'peerhost' && !/^[0-9.]+$|^[0-9a-fA-F:]+$/.test(record.who)) throw apiError(400, 'BAD_REQUEST', `invalid peerhost: ${record.who}`);
     const existing = this.records.find((r) => r.as === as && r.who === record.who);

@@ -8,13 +8,11 @@ import type { Clock } from '../plugins/clock.ts';
 import { loadFixtureNodes, type FixtureNode } from './fixture-nodes.ts';
 import { CLUSTER_WIDE_STATS, STATS_NAMES, zeroMetrics, zeroStats, type Metrics, type Stats } from './metrics.ts';
 import type { MqttState } from './mqtt.ts';
+import type { Profile } from './profile.ts';
 import type { RouteTable } from './routes.ts';
 
 /** This process's node name: node 1, the core node that real MQTT clients connect to. */
 export const SELF_NODE = 'emqx@node1';
-
-/** The broker version the simulator reports everywhere (login, nodes, status). */
-export const EMQX_VERSION = '5.5.1';
 
 export interface NodeInfo {
   node: string;
@@ -89,6 +87,7 @@ export class Cluster {
     nodeCount: number,
     private readonly routes: RouteTable,
     fixtureClients: boolean,
+    private readonly profile: Profile,
   ) {
     this.startedAt = clock.now();
     const templates = JSON.parse(readFileSync(FIXTURE, 'utf8')) as NodeInfo[];
@@ -96,6 +95,9 @@ export class Cluster {
     this.others = Array.from({ length: Math.max(0, nodeCount - 1) }, (_, i) => ({
       ...templates[i % templates.length],
       node: `emqx@node${i + 2}`,
+      // Every member runs the same release as node 1.
+      version: profile.version,
+      edition: profile.editionName,
     }));
     this.allFixtureNodes = loadFixtureNodes(this.others.map((n) => n.node), clock, routes, fixtureClients);
   }
@@ -161,8 +163,8 @@ export class Cluster {
     return {
       node: this.self,
       node_status: 'running',
-      version: EMQX_VERSION,
-      edition: 'Opensource',
+      version: this.profile.version,
+      edition: this.profile.editionName,
       role: 'core',
       uptime: this.clock.now() - this.startedAt,
       connections: sessions,

@@ -4,6 +4,7 @@
 // byte-size syntax and rejected with the offending path; accepted values are merged and persisted.
 import { readFileSync } from 'node:fs';
 import type { StoreContext } from './context.ts';
+import { refuseUnknown } from './strict.ts';
 
 type Json = unknown;
 type Obj = Record<string, Json>;
@@ -275,7 +276,8 @@ const OVERRIDES: Partial<Record<ConfigRoot, Obj>> = {
   // 5.5 has no limiter root in the reference; GET /configs/limiter returns the short-path form.
   limiter: {},
   // `file` is the single-handler form; this process does not log to a file (see GET /nodes log_path).
-  log: { file: { enable: false } },
+  // emqx_enterprise_schema.erl audit_log_conf/0: the audit handler is off unless turned on.
+  log: { file: { enable: false }, audit: { enable: false } },
   dashboard: { default_password: 'public' },
 };
 
@@ -328,6 +330,8 @@ export class ConfigRoots {
    */
   async put(root: ConfigRoot, body: Obj, options: { replace?: boolean } = {}): Promise<Obj> {
     const current = this.get(root);
+    // Every key GET shows may come back; anything else is refused (limiter keys are free names).
+    if (root !== 'limiter') refuseUnknown(current, body, root);
     const restored = restoreSecrets(body, current) as Obj;
     if (root === 'limiter') validateLimiter(restored);
     else checkFields(rootFields(root), restored, '');

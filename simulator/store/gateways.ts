@@ -28,6 +28,8 @@ export interface GatewayUser {
   user_id: string;
   password_hash: string;
   is_superuser: boolean;
+  /** Set for users imported with their hash (the import file's `salt`). */
+  salt?: string;
 }
 
 /** A loaded gateway as persisted. `conf.listeners` is the config form: type → name → conf. */
@@ -579,6 +581,41 @@ export class Gateways {
     if (index === -1) throw apiError(404, 'RESOURCE_NOT_FOUND', 'User not found');
     users.splice(index, 1);
     await this.ctx.persist();
+  }
+
+  /**
+   * POST …/authentication/import_users (emqx_gateway_api_authn_user_import.erl): rows of a `hash`
+   * import file (user_id, password_hash, salt, is_superuser); one bad row imports nothing. The
+   * counts are what 5.8.2+ answers (emqx_authn_user_import_api.erl import result).
+   */
+  async importUsers(gateway: string, rows: Record<string, unknown>[], listenerId?: string): Promise<{ total: number; success: number; override: number; skipped: number; failed: number }> {
+    this.userTable(gateway, listenerId);
+    if (rows.length === 0) throw apiError(400, 'BAD_REQUEST', 'empty_users');
+    rows.forEach((row, i) => {
+      if (typeof row !== 'object' || row === null) throw apiError(400, 'BAD_REQUEST', `bad_format: row ${i + 1} is not an object`);
+      if (typeof row.user_id !== 'string' || row.user_id === '') throw apiError(400, 'BAD_REQUEST', `bad_format: row ${i + 1} has no user_id`);
+      if (typeof row.password_hash !== 'string' || row.password_hash === '') throw apiError(400, 'BAD_REQUEST', `bad_format: row ${i + 1} has no password_hash`);
+    });
+    const users = this.writableUsers(gateway, listenerId);
+    const result = { total: rows.length, success: 0, override: 0, skipped: 0, failed: 0 };
+    for (const row of rows) {
+      const user: GatewayUser = {
+        user_id: row.user_id as string, password_hash: row.password_hash as string,
+        salt: typeof row.salt === 'string' ? row.salt : '', is_superuser: row.is_superuser === true || row.is_superuser === 'true',
+      };
+      const index = users.findIndex((u) => u.user_id === user.user_id);
+      if (index === -1) {
+        users.push(user);
+        result.success++;
+      } else if (users[index].password_hash === user.password_hash && users[index].salt === user.salt && users[index].is_superuser === user.is_superuser) {
+        result.skipped++;
+      } else {
+        users[index] = user;
+        result.override++;
+      }
+    }
+    await this.ctx.persist();
+    return result;
   }
 
   /** Checks a gateway user's password (for a future gateway protocol implementation). */

@@ -9,6 +9,7 @@ import type { Cluster } from './cluster.ts';
 import { ConfigError, deepMerge, restoreSecrets, structDefaults, validateStruct } from './config-roots.ts';
 import type { StoreContext } from './context.ts';
 import type { MqttState } from './mqtt.ts';
+import { refuseUnknown } from './strict.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -93,12 +94,31 @@ export class Listeners {
     private readonly cluster: Cluster,
     private readonly ctx: StoreContext,
   ) {
-    const saved = ctx.state.listeners;
+    this.load();
+    ctx.onStateReplaced(() => this.reload());
+  }
+
+  private load(): void {
+    const saved = this.ctx.state.listeners;
     if (saved && Object.keys(saved).length > 0) {
       for (const [id, config] of Object.entries(saved)) this.configs.set(id, config);
     } else {
       this.configs.set('tcp:default', { ...structDefaults('listeners', STRUCTS.tcp), bind: '0.0.0.0:1883' });
       this.configs.set('ws:default', { ...structDefaults('listeners', STRUCTS.ws), bind: '0.0.0.0:8083' });
+    }
+  }
+
+  /**
+   * Follows a replaced state (backup import, undo of a failed save): the persisted configs, or
+   * the defaults. Sockets stay as they are until the next change; open ones keep their real address.
+   */
+  private reload(): void {
+    const live = [...this.open].map((id) => [id, this.configs.get(id)?.bind] as const);
+    this.configs.clear();
+    this.load();
+    for (const [id, bind] of live) {
+      const config = this.configs.get(id);
+      if (config && bind !== undefined) this.configs.set(id, { ...config, bind });
     }
   }
 
@@ -249,7 +269,9 @@ export class Listeners {
     const id = `${type}:${name}`;
     if (this.configs.has(id)) return false;
     const { id: _i, type: _t, name: _n, ...rest } = body;
-    const config = deepMerge(structDefaults('listeners', STRUCTS[type]), rest) as Obj;
+    const defaults = structDefaults('listeners', STRUCTS[type]);
+    refuseUnknown(defaults, rest, 'listeners');
+    const config = deepMerge(defaults, rest) as Obj;
     this.check(type, config);
     if (config.enable !== false && this.bindable(id)) await this.openSocket(id, config);
     this.configs.set(id, config);
@@ -261,6 +283,7 @@ export class Listeners {
   async update(id: string, body: Obj): Promise<void> {
     const old = this.configs.get(id) as Obj;
     const { id: _i, type: _t, name: _n, running: _r, current_connections: _c, ...rest } = body;
+    refuseUnknown({ ...structDefaults('listeners', STRUCTS[id.split(':')[0] as ListenerType]), ...old }, rest, 'listeners');
     const next = restoreSecrets(deepMerge(old, rest), old) as Obj;
     this.check(id.split(':')[0] as ListenerType, next);
     // EMQX restarts a running listener on any update, which drops its connections (the console

@@ -120,6 +120,11 @@ export class Monitor {
     this.series = sources.map((s) => new Series(s));
   }
 
+  /** DELETE /monitor (5.8): forgets every stored sample of every node; sampling goes on. */
+  clear(): void {
+    for (const s of this.series) s.samples = [];
+  }
+
   /** Node names in cluster order. */
   nodes(): string[] {
     return this.series.map((s) => s.source.node);

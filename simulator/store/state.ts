@@ -23,7 +23,13 @@ export interface UserRecord {
   description: string;
   password_hash: string;
   created_at: number;
+  /** RBAC role (Enterprise); absent means administrator, as for users made before roles. */
+  role?: DashboardRole;
 }
+
+/** emqx_dashboard_rbac.hrl: the dashboard roles and the API key roles. */
+export type DashboardRole = 'administrator' | 'viewer';
+export type ApiKeyRole = DashboardRole | 'publisher';
 
 /** An API key as stored; only the hash of its secret is kept (security.md S6). */
 export interface ApiKeyRecord {
@@ -35,6 +41,8 @@ export interface ApiKeyRecord {
   /** Epoch ms, or null for "infinity". */
   expired_at: number | null;
   created_at: number;
+  /** RBAC role (Enterprise); absent means administrator. */
+  role?: ApiKeyRole;
 }
 
 export interface PersistedState {
@@ -76,6 +84,12 @@ export interface PersistedState {
   connectors?: ConnectorRecord[];
   actions?: ChannelRecord[];
   sources?: ChannelRecord[];
+  /** PUT /sso/{backend} (Enterprise): raw backend configs by backend name; absent until changed. */
+  sso?: Record<string, Record<string, unknown>>;
+  /** PUT /file_transfer (Enterprise); absent until changed. */
+  file_transfer?: Record<string, unknown>;
+  /** POST /license (Enterprise): the key in use; absent means the simulator's built-in license. */
+  license_key?: string;
 }
 
 /** A state with nothing configured; loaded files are merged over it so new keys get defaults. */

@@ -3,20 +3,23 @@
 import { apiError } from '../plugins/errors.ts';
 import type { StoreContext } from './context.ts';
 import { hashPassword, passwordRuleError, spendOneHash, verifyPassword } from './passwords.ts';
-import type { UserRecord } from './state.ts';
+import type { DashboardRole, UserRecord } from './state.ts';
 import type { Tokens } from './tokens.ts';
 
 /** The default user EMQX creates at first boot (`dashboard.default_username`). */
 export const DEFAULT_USERNAME = 'admin';
 const DEFAULT_PASSWORD = 'public';
 
+/** As emqx_dashboard_api.erl shows a user; `role` and `backend` exist only with RBAC (Enterprise). */
 export interface User {
   username: string;
+  role: DashboardRole;
   description: string;
+  backend: 'local';
 }
 
 function view(record: UserRecord): User {
-  return { username: record.username, description: record.description };
+  return { username: record.username, role: record.role ?? 'administrator', description: record.description, backend: 'local' };
 }
 
 export class Users {
@@ -52,6 +55,12 @@ export class Users {
     return this.find(username) !== undefined;
   }
 
+  /** The user's RBAC role; unknown users have none. */
+  role(username: string): DashboardRole | undefined {
+    const record = this.find(username);
+    return record ? record.role ?? 'administrator' : undefined;
+  }
+
   /** Checks credentials; an unknown user still costs one hash (security.md S1). */
   async verify(username: string, password: string): Promise<boolean> {
     const record = this.find(username);
@@ -62,23 +71,25 @@ export class Users {
     return verifyPassword(password, record.password_hash);
   }
 
-  async create(username: string, password: string, description: string): Promise<User> {
+  async create(username: string, password: string, description: string, role: DashboardRole = 'administrator'): Promise<User> {
     if (this.find(username)) throw apiError(400, 'BAD_REQUEST', 'username_already_exists');
     const rule = passwordRuleError(password);
     if (rule) throw apiError(400, 'BAD_REQUEST', rule);
     const password_hash = await hashPassword(password);
     // Checked again: another request may have created the same user while this one hashed.
     if (this.find(username)) throw apiError(400, 'BAD_REQUEST', 'username_already_exists');
-    const record = { username, description, password_hash, created_at: this.ctx.clock.now() };
+    const record: UserRecord = { username, description, password_hash, created_at: this.ctx.clock.now(), role };
     this.ctx.state.users.push(record);
     await this.ctx.persist();
     return view(record);
   }
 
-  async update(username: string, description: string): Promise<User> {
+  /** emqx_dashboard_api.erl user/2 put: an omitted role is the default one, administrator. */
+  async update(username: string, description: string, role: DashboardRole = 'administrator'): Promise<User> {
     const record = this.find(username);
     if (!record) throw apiError(404, 'USER_NOT_FOUND', 'username_not_found');
     record.description = description;
+    record.role = role;
     await this.ctx.persist();
     return view(record);
   }

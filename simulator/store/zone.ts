@@ -21,7 +21,12 @@ export interface ZoneConfig {
   flapping_detect: FlappingDetect;
   force_shutdown: { enable: boolean; max_mailbox_size: number; max_heap_size: string };
   force_gc: { enable: boolean; count: number; bytes: string };
+  /** 5.7+ (the profile leaves it out before): emqx_schema.erl fields("durable_sessions"), hidden ones left out. */
+  durable_sessions: Json;
 }
+
+/** Where the profile's FIELDS table names the zone's fields. */
+const ZONE_PATH = '/configs/global_zone';
 
 export function defaultZone(): ZoneConfig {
   return {
@@ -39,6 +44,10 @@ export function defaultZone(): ZoneConfig {
     flapping_detect: { enable: false, window_time: '1m', max_count: 15, ban_time: '5m' },
     force_shutdown: { enable: true, max_mailbox_size: 1000, max_heap_size: '32MB' },
     force_gc: { enable: true, count: 16000, bytes: '16MB' },
+    durable_sessions: {
+      enable: false, batch_size: 100, idle_poll_interval: '10s', heartbeat_interval: '5000ms', session_gc_interval: '10m',
+      session_gc_batch_size: 100, message_retention_period: '1d',
+    },
   };
 }
 
@@ -55,15 +64,22 @@ function sameKind(a: unknown, b: unknown): boolean {
 export class Zone {
   constructor(private readonly ctx: StoreContext) {}
 
+  /** The config with defaults filled, as the selected release has it (a fresh object). */
   private get data(): ZoneConfig {
     const stored = (this.ctx.state.zone ?? {}) as Partial<ZoneConfig>;
     const defaults = defaultZone();
-    return {
+    return this.ctx.profile.strip(ZONE_PATH, {
       mqtt: { ...defaults.mqtt, ...stored.mqtt },
       flapping_detect: { ...defaults.flapping_detect, ...stored.flapping_detect },
       force_shutdown: { ...defaults.force_shutdown, ...stored.force_shutdown },
       force_gc: { ...defaults.force_gc, ...stored.force_gc },
-    };
+      durable_sessions: { ...defaults.durable_sessions, ...stored.durable_sessions },
+    });
+  }
+
+  /** The defaults as the selected release has them. */
+  defaults(): ZoneConfig {
+    return this.ctx.profile.strip(ZONE_PATH, defaultZone());
   }
 
   /** The whole config with defaults filled (a copy). */
@@ -77,10 +93,7 @@ export class Zone {
     const current = this.data as unknown as Record<string, Json>;
     const next = clone(current);
     for (const [root, value] of Object.entries(body)) {
-      if (!(root in current)) {
-        if (root === 'durable_sessions') continue;
-        throw failed(`unknown config root: ${root}`);
-      }
+      if (!(root in current)) throw failed(`unknown config root: ${root}`);
       if (typeof value !== 'object' || value === null || Array.isArray(value)) throw failed(`${root} must be an object`);
       for (const [key, v] of Object.entries(value as Json)) {
         if (!(key in current[root])) throw failed(`${root}.${key}: unknown field`);

@@ -28,7 +28,8 @@ let answer = 200;
 let open: MqttClient[] = [];
 
 test.before(async () => {
-  sim = await startSimulator();
+  // Actions carry `rules` and the summaries exist from 5.8 (store/profile.ts).
+  sim = await startSimulator({ app: { emqxVersion: '5.8.9' } });
   token = await login(sim.baseUrl);
   target = http.createServer((req, res) => {
     let body = '';

@@ -16,7 +16,8 @@ let open: MqttClient[] = [];
 const DEFAULT_SETTINGS = { no_match: 'allow', deny_action: 'ignore', cache: { enable: true, max_size: 32, ttl: '1m', excludes: [] } };
 
 test.before(async () => {
-  sim = await startSimulator({ nodes: 1 });
+  // The sources order endpoint and `max_rules` are 5.8 (store/profile.ts).
+  sim = await startSimulator({ nodes: 1, app: { emqxVersion: '5.8.9' } });
   token = await login(sim.baseUrl);
   DEFAULT_RULES = (await get('/api/v5/authorization/sources/file')).json.rules;
 });

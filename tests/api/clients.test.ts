@@ -15,7 +15,8 @@ let token = '';
 let open: MqttClient[] = [];
 
 test.before(async () => {
-  sim = await startSimulator({ nodes: 2 });
+  // /clients_v2 is 5.8 (store/profile.ts).
+  sim = await startSimulator({ nodes: 2, app: { emqxVersion: '5.8.9' } });
   token = await login(sim.baseUrl);
 });
 
@@ -296,7 +297,7 @@ test('the authorization cache lists what the client was allowed and can be clear
 });
 
 test('a client of another node is taken over when a real client connects with its id', async () => {
-  const demo = await startSimulator({ nodes: 3, app: { fixtureClients: true } });
+  const demo = await startSimulator({ nodes: 3, app: { fixtureClients: true, emqxVersion: '5.8.9' } });
   try {
     const demoToken = await login(demo.baseUrl);
     const fetch = (path: string) => request(demo.baseUrl, 'GET', path, { token: demoToken });

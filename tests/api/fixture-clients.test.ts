@@ -7,7 +7,8 @@ import { api, buildTestApp, login, manualClock } from '../helpers/simulator.ts';
 
 async function setup(nodes = 3) {
   const clock = manualClock();
-  const app = await buildTestApp({ fixtureClients: true, nodes, clock });
+  // cluster_sessions and /clients_v2 are 5.8 (store/profile.ts).
+  const app = await buildTestApp({ fixtureClients: true, nodes, clock, emqxVersion: '5.8.9' });
   const token = await login(app);
   const get = async (url: string) => (await api(app, 'GET', url, { token })).json();
   return { app, token, clock, get };

@@ -148,7 +148,7 @@ test('the root /status answers without credentials in text or JSON', async () =>
   assert.is(text.body, 'Node emqx@node1 is started\nemqx is running');
   assertCommon(text.headers, '/status');
   const json = await app.inject({ method: 'GET', url: '/api/v5/status?format=json' });
-  assert.equal(json.json(), { node_name: 'emqx@node1', rel_vsn: 'v5.5.1', broker_status: 'started', app_status: 'running' });
+  assert.equal(json.json(), { node_name: 'emqx@node1', rel_vsn: 'e5.5.1', broker_status: 'started', app_status: 'running' });
   assertApiJson(json.headers, '/api/v5/status');
 });
 

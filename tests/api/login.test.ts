@@ -13,7 +13,9 @@ test('a correct login returns a token, the broker version and the edition', asyn
   const body = res.json();
   assert.type(body.token, 'string');
   assert.is(body.version, '5.5.1');
-  assert.equal(body.license, { edition: 'ce' });
+  // The default profile is 5.5.1 Enterprise: emqx_dashboard_api.erl login/2 also sends the role.
+  assert.equal(body.license, { edition: 'ee' });
+  assert.is(body.role, 'administrator');
   await app.close();
 });
 

@@ -12,8 +12,13 @@ test('the route table lists the API routes and marks only login, status and the 
     .map((r) => `${r.method} ${r.url}`)
     .sort();
   // /schemas/{name} is unauthenticated on the broker too (emqx-api-part2.md §4.10).
-  // The Prometheus scrape endpoint is public unless `enable_basic_auth` (checked in its handler).
-  assert.equal(publicApi, ['GET /api/v5/prometheus/stats', 'GET /api/v5/schemas/:name', 'GET /api/v5/status', 'POST /api/v5/login']);
+  // The Prometheus scrape endpoints are public unless `enable_basic_auth` (checked in their
+  // handlers); the SSO login and the list of running SSO backends are public on Enterprise
+  // (emqx_dashboard_sso_api.erl `security => []`).
+  assert.equal(publicApi, [
+    'GET /api/v5/prometheus/auth', 'GET /api/v5/prometheus/data_integration', 'GET /api/v5/prometheus/stats', 'GET /api/v5/schemas/:name',
+    'GET /api/v5/sso/running', 'GET /api/v5/status', 'POST /api/v5/login', 'POST /api/v5/sso/login/:backend',
+  ]);
   assert.ok(app.apiRoutes.some((r) => r.url === '/api/v5/users' && r.method === 'POST' && !r.public));
   await app.close();
 });

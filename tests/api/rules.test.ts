@@ -16,7 +16,8 @@ let open: MqttClient[] = [];
 let subs: ChildProcess[] = [];
 
 test.before(async () => {
-  sim = await startSimulator();
+  // `actions.discarded` and the rule fields of 5.8 (store/profile.ts).
+  sim = await startSimulator({ app: { emqxVersion: '5.8.9' } });
   token = await login(sim.baseUrl);
 });
 

@@ -20,7 +20,8 @@ const JSONSCHEMA = JSON.stringify({ type: 'object', required: ['t'], properties:
 const call = (method: string, path: string, body?: unknown) => request(sim.baseUrl, method, `/api/v5${path}`, { token, body });
 
 test.before(async () => {
-  sim = await startSimulator();
+  // External registries are 5.8 (store/profile.ts).
+  sim = await startSimulator({ app: { emqxVersion: '5.8.9' } });
   token = await login(sim.baseUrl);
 });
 
