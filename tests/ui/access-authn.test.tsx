@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { parseUsers } from '../../web/features/access-control/authentication/importUsers.ts';
 import { setLocale } from '../../web/lib/i18n.ts';
+import { session } from '../../web/lib/session.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
 import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
 
@@ -86,6 +87,7 @@ test('moves send EMQX positions: before the previous, after the next, front and 
 
 test('disabling asks first, then PUTs the whole config with enable false (secrets left as ******)', async () => {
   await login('/authentication');
+  session.version = '5.8.9';
   const api = chainApi({ 'PUT /authentication/jwt': { status: 204 } });
   await mount(<App />);
   await waitFor(() => row('jwt'));

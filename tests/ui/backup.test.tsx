@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { formatDateTime } from '../../web/lib/format.ts';
 import { setLocale } from '../../web/lib/i18n.ts';
+import { session } from '../../web/lib/session.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
 import { chooseFile, FakeXhr, installFakeXhr } from '../helpers/fakeXhr.ts';
 import { byTest, cleanup, click, mount, reset, submit, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
@@ -60,6 +61,7 @@ test('the empty state and a failed load with retry', async () => {
 
 test('creating a backup posts /data/export (everything by default, or the chosen root keys) and lists it', async () => {
   await open();
+  session.version = '5.8.9';
   const { api, set, writes } = broker([], {
     'POST /data/export': () => (set([file(A)]), { body: { node: NODE, filename: A, created_at: '2026-03-01T10:00:00.000+00:00' } }),
   });

@@ -4,6 +4,7 @@ import { App } from '../../web/app/App.tsx';
 import { setLocale } from '../../web/lib/i18n.ts';
 import { clearSchemas } from '../../web/lib/schemas.ts';
 import { schemaDocument } from '../../simulator/schemas/index.ts';
+import { session } from '../../web/lib/session.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
 import { byTest, cleanup, click, mount, reset, route, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
 
@@ -55,6 +56,8 @@ test('empty and failed lists say so; retry loads again; Chinese texts', async ()
 
 test('the type picker searches every type of the spec and opens the http form', async () => {
   await login('/connector/create');
+  // Enterprise: every type (Community offers http and mqtt only).
+  session.edition = 'ee';
   const api = fakeApi({ 'GET /schemas/connectors': schemas, 'GET /alarms': alarms });
   await mount(<App />);
   await waitFor(() => byTest('type-picker'));

@@ -4,6 +4,7 @@ import { App } from '../../web/app/App.tsx';
 import { restoreSession } from '../../web/lib/session.ts';
 import { saveUser } from '../../web/lib/storage.ts';
 import { downsample, timeLabel, toChartData } from '../../web/features/monitoring/dashboard/monitor.ts';
+import { writeSettings } from '../../web/lib/storage.ts';
 import { fakeApi, type Call } from '../helpers/fakeApi.ts';
 import { byTest, cleanup, click, mount, reset, route, text, waitFor } from '../helpers/render.tsx';
 
@@ -36,6 +37,8 @@ async function loggedIn(path: string) {
   // The hash router keeps the query in location.search, before the hash.
   if (search) history.replaceState(null, '', `/?${search}#${hash}`);
   await saveUser({ username: 'admin', token: 'tok-1' });
+  // An Enterprise broker: the overview shows its license.
+  writeSettings({ edition: 'ee' });
   await restoreSession();
 }
 

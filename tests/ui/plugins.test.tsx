@@ -3,6 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { setLocale } from '../../web/lib/i18n.ts';
+import { session } from '../../web/lib/session.ts';
 import { fakeApi, type Call } from '../helpers/fakeApi.ts';
 import { chooseFile, FakeXhr, installFakeXhr } from '../helpers/fakeXhr.ts';
 import { byTest, cleanup, click, mount, reset, route, submit, text, waitFor, signedInAt } from '../helpers/render.tsx';
@@ -219,6 +220,7 @@ test('install: leaving the page aborts the upload in flight, silently', async ()
 
 test('detail shows release facts, the README as text and a config form from the Avro schema', async () => {
   await open('/plugins/detail/a_plug-1.0.0');
+  session.version = '5.8.9';
   const readme = '# A plugin\n<script>alert(1)</script>';
   const api = fakeApi({
     'GET /plugins/a_plug-1.0.0': { body: plugin('a_plug', '1.0.0', 'running', { readme, builder: { name: 'B', contact: 'b@x.io', website: 'x.io' } }) },
@@ -243,6 +245,7 @@ test('detail shows release facts, the README as text and a config form from the 
 
 test('detail of a plugin without a schema has no config form; an unknown plugin says so', async () => {
   await open('/plugins/detail/a_plug-1.0.0');
+  session.version = '5.8.9';
   const api = fakeApi({
     'GET /plugins/a_plug-1.0.0': { body: plugin('a_plug', '1.0.0', 'running') },
     'GET /plugins/a_plug-1.0.0/schema': { status: 404, body: { code: 'FILE_NOT_EXISTED', message: 'no schema' } },

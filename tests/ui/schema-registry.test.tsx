@@ -5,6 +5,7 @@ import { act } from 'preact/test-utils';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
+import { session } from '../../web/lib/session.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
 import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
 
@@ -18,6 +19,7 @@ const schemas = [
 /** Logs in at `path`; wouter's hash location keeps the query before the hash (`/?tab=x#/…`). */
 async function login(path: string) {
   await signedInAt(path);
+  Object.assign(session, { version: '5.8.9', edition: 'ee' });
 }
 
 async function choose(el: Element | null, value: string) {

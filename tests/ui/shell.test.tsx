@@ -24,6 +24,8 @@ async function loggedIn(path: string) {
 }
 
 test('the menu shows groups in specification order with only existing screens', () => {
+  // A Community broker: no Enterprise entries (license, audit) in System.
+  session.edition = 'ce';
   const sections = menu();
   assert.equal(sections.map((s) => s.group), ['monitoring', 'management', 'integration', 'diagnose', 'system']);
   assert.equal(sections[4].items.map((s) => s.path), ['/basic-config', '/mqtt/general', '/listener', '/log', '/limiter', '/monitoring/alarm-settings', '/cluster', '/dashboard/nodes', '/settings']);
@@ -32,6 +34,7 @@ test('the menu shows groups in specification order with only existing screens', 
 });
 
 test('Management gathers Access Control, Extensions and Advanced MQTT as titled sub-lists', async () => {
+  session.edition = 'ee';
   const management = menu().find((s) => s.group === 'management')!;
   assert.equal(management.entries.map((e) => (isSubGroup(e) ? `${e.sub}: ${e.items.map((i) => i.path).join(' ')}` : e.path)), [
     'accessControl: /authentication /authorization', 'extensions: /gateway /exhook /plugins', '/schema-registry',

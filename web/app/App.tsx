@@ -5,6 +5,8 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Route, Router, Switch, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
+// The broker profile registers its request pruning before the first call.
+import '../lib/broker.ts';
 import { withTimeout } from '../lib/feature.ts';
 import { currentPath, navigate, useGuardedLocation } from '../lib/navigation.ts';
 import { clearSession, session } from '../lib/session.ts';

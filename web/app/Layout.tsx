@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { t } from '../lib/i18n.ts';
+import { session } from '../lib/session.ts';
 import { setLeftBarCollapse, settings } from '../lib/settings.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { Header } from './Header.tsx';
@@ -18,6 +19,8 @@ import type { Screen } from '../lib/feature.ts';
 export function Layout({ children }: { children: ComponentChildren }) {
   const [path] = useLocation();
   const { leftBarCollapse } = useSnapshot(settings);
+  // The menu depends on the broker profile (routes.ts `available`): follow the session.
+  useSnapshot(session);
   const current = screenAt(path);
   const activeGroup = current?.menu?.group ?? (current?.parent ? screenAt(current.parent)?.menu?.group : undefined);
   const [opened, setOpened] = useState<Record<string, boolean>>({});

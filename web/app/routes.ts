@@ -4,6 +4,7 @@
  */
 import { lazy } from 'react';
 import { features } from '../features/index.ts';
+import { has } from '../lib/broker.ts';
 import { MENU_GROUPS, withTimeout, type MenuGroup, type MenuSub, type Screen } from '../lib/feature.ts';
 
 export const screens: Screen[] = features.flatMap((f) => f.screens);
@@ -30,10 +31,15 @@ export function isSubGroup(entry: Screen | MenuSubGroup): entry is MenuSubGroup 
   return 'sub' in entry;
 }
 
+/** Whether the logged-in broker has what `screen` needs (`Screen.requires`). */
+export function available(screen: Screen) {
+  return !screen.requires || has(screen.requires);
+}
+
 /** Menu groups in specification order, each with its visible screens; empty groups are left out. */
 export function menu(): MenuSection[] {
   return MENU_GROUPS.map((group) => {
-    const items = screens.filter((s) => s.menu?.group === group).sort((a, b) => a.menu!.order - b.menu!.order);
+    const items = screens.filter((s) => s.menu?.group === group && available(s)).sort((a, b) => a.menu!.order - b.menu!.order);
     const entries: (Screen | MenuSubGroup)[] = [];
     for (const item of items) {
       const sub = item.menu!.under;

@@ -34,11 +34,17 @@ export interface RequestOptions {
 }
 
 let tokenSource: () => string | undefined = () => undefined;
+let bodyFilter: (method: string, path: string, body: unknown) => unknown = (_method, _path, body) => body;
 const pending = new Set<AbortController>();
 
 /** Tells the client where the current token comes from (the session store). */
 export function setTokenSource(source: () => string | undefined) {
   tokenSource = source;
+}
+
+/** Lets the broker profile (`broker.ts`) drop body fields the broker would refuse, before every write. */
+export function setBodyFilter(filter: (method: string, path: string, body: unknown) => unknown) {
+  bodyFilter = filter;
 }
 
 /** Aborts every request in flight, e.g. when the guard sends the user to login. */
@@ -98,7 +104,7 @@ export async function request<T = unknown>(method: string, path: string, data?: 
     const response = await redaxios.request({
       url: `${API_BASE}/${path.replace(/^\//, '')}`,
       method: method.toLowerCase() as 'get',
-      data: data as object,
+      data: bodyFilter(method.toUpperCase(), path, data) as object,
       params: options.params,
       paramsSerializer: serializeParams,
       responseType: options.responseType === 'blob' ? 'blob' : 'text',

@@ -3,6 +3,7 @@
  * The shell builds the route table, the menu and the breadcrumbs from these alone.
  */
 import type { ComponentType } from 'react';
+import type { CapabilityName } from './broker.ts';
 
 export type MenuGroup = 'monitoring' | 'management' | 'integration' | 'diagnose' | 'system';
 export const MENU_GROUPS: readonly MenuGroup[] = ['monitoring', 'management', 'integration', 'diagnose', 'system'];
@@ -20,6 +21,11 @@ export interface Screen {
   menu?: { group: MenuGroup; order: number; under?: MenuSub };
   /** Path of the parent screen for the breadcrumb. */
   parent?: string;
+  /**
+   * The broker capability the screen needs (`broker.ts`): without it the menu leaves the screen
+   * out and its route says it is not available on this broker, without loading or calling anything.
+   */
+  requires?: CapabilityName;
 }
 
 export interface Feature {

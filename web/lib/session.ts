@@ -16,6 +16,8 @@ export const session = proxy({
   token: '',
   version: '',
   edition: readSettings().edition ?? '',
+  /** Enterprise RBAC: `administrator` or `viewer`; empty on Community (everyone administers). */
+  role: readSettings().role ?? '',
 });
 setTokenSource(() => session.token || undefined);
 
@@ -23,12 +25,15 @@ interface LoginResponse {
   token: string;
   version: string;
   license?: { edition?: string };
+  role?: string;
 }
 
 /** Loads the stored user (if any) into the store; call once before the first render. */
 export async function restoreSession() {
   const user = await loadUser();
-  if (user) Object.assign(session, { username: user.username, token: user.token, version: user.version ?? '' });
+  if (!user) return;
+  const { edition = '', role = '' } = readSettings();
+  Object.assign(session, { username: user.username, token: user.token, version: user.version ?? '', edition, role });
 }
 
 /**
@@ -38,18 +43,19 @@ export async function restoreSession() {
 export async function login(username: string, password: string) {
   const res = await api.post<LoginResponse>('/login', { username, password });
   const edition = res.license?.edition ?? '';
-  Object.assign(session, { username, token: res.token, version: res.version, edition });
-  writeSettings({ edition });
+  const role = res.role ?? '';
+  Object.assign(session, { username, token: res.token, version: res.version ?? '', edition, role });
+  writeSettings({ edition, role });
   await saveUser({ username, token: res.token, version: res.version });
   return { promptPassword: password === DEFAULT_PASSWORD && RESERVED_USERS.includes(username) };
 }
 
-/** Forgets the user and edition and aborts every pending request (guard, expiry, logout). */
+/** Forgets the user, edition and role, and aborts every pending request (guard, expiry, logout). */
 export function clearSession() {
   cancelAll();
-  Object.assign(session, { username: '', token: '', version: '', edition: '' });
+  Object.assign(session, { username: '', token: '', version: '', edition: '', role: '' });
   clearUser();
-  writeSettings({ edition: undefined });
+  writeSettings({ edition: undefined, role: undefined });
 }
 
 /** Logs out on the server (the token is destroyed there) and locally, even if the call fails. */

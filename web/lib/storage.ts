@@ -13,6 +13,8 @@ export interface StoredSettings {
   syncOsTheme?: boolean;
   leftBarCollapse?: boolean;
   edition?: string;
+  /** The dashboard user's role (Enterprise RBAC), kept like the edition across reloads. */
+  role?: string;
   /** Name of the entry holding the encrypted user record. */
   userKey?: string;
   /** Raw AES key (base64) for that record. */

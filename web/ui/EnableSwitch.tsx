@@ -1,9 +1,10 @@
 /**
  * The enable switch of a row or a detail page: flipping it runs `set(next)` through `perform`
  * (confirmation before disabling when `confirmDisable` is given, toast, reload of `resource`).
- * The box keeps showing the stored state until the reload says otherwise.
+ * The box keeps showing the stored state until the reload says otherwise; a read-only user sees it disabled.
  * Example: `<EnableSwitch enabled={r.enable} resource="rules" name={r.id} label="rules.enable" test="rules-enable" set={(enable) => api.put(path, { enable })} toasts={['rules.enabledToast', 'rules.disabledToast']} />`.
  */
+import { canWrite } from '../lib/broker.ts';
 import { t } from '../lib/i18n.ts';
 import { perform } from '../lib/resources.ts';
 
@@ -30,7 +31,7 @@ export function EnableSwitch(props: {
     success: enable ? props.toasts[0] : props.toasts[1],
   });
   return (
-    <input type="checkbox" role="switch" checked={props.enabled} aria-label={t(props.label)} data-test={props.test}
+    <input type="checkbox" role="switch" checked={props.enabled} aria-label={t(props.label)} data-test={props.test} disabled={!canWrite()}
       onClick={(e) => (e.preventDefault(), void toggle(!props.enabled))} />
   );
 }

@@ -1,11 +1,14 @@
 /**
  * A form rendered from field declarations: client rules on blur and submit, server validation
  * errors shown at the field (via `handleError`), a busy submit button, and the unsaved-edits
- * guard while values differ from the initial ones.
+ * guard while values differ from the initial ones. Fields the broker lacks (`FieldDecl.requires`)
+ * are left out; a read-only user (`canWrite`) gets a disabled submit unless `anyRole` says the
+ * form is theirs to use (their own password).
  * Example: `<Form fields={[{ name: 'username', label: 'users.username', required: true }]} onSubmit={save} />`.
  */
 import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'react';
+import { canWrite, has } from '../lib/broker.ts';
 import { handleError } from '../lib/errors.ts';
 import { t } from '../lib/i18n.ts';
 import { useUnsavedGuard } from '../lib/navigation.ts';
@@ -22,10 +25,13 @@ function rulesOf(field: FieldDecl): Rule[] {
 /** Whether a field is shown for these values (`FieldDecl.visible`). */
 const shown = (field: FieldDecl, values: Values) => !field.visible || field.visible(values);
 
+/** Whether the broker takes this field (`FieldDecl.requires`). */
+export const supported = (field: FieldDecl) => !field.requires || has(field.requires);
+
 /** First problem of each shown field, by name. */
 export function validateAll(fields: FieldDecl[], values: Values): Record<string, string> {
   const errors: Record<string, string> = {};
-  for (const field of fields.filter((f) => shown(f, values))) {
+  for (const field of fields.filter((f) => supported(f) && shown(f, values))) {
     for (const rule of rulesOf(field)) {
       const message = rule(values[field.name], values);
       if (message) {
@@ -51,7 +57,10 @@ export function Form(props: {
   mapError?: (error: unknown) => { field: string; message: string } | undefined;
   /** More buttons in the action row, before submit (e.g. a config page's Reset). */
   actions?: ComponentChildren;
+  /** A form every role may submit (changing one's own password); others need `canWrite`. */
+  anyRole?: boolean;
 }) {
+  const readOnly = !props.anyRole && !canWrite();
   const initial = useMemo(() => {
     const base: Values = {};
     for (const field of props.fields) base[field.name] = field.kind === 'switch' ? false : field.kind === 'select' ? field.options?.[0]?.value ?? '' : '';
@@ -72,6 +81,7 @@ export function Form(props: {
 
   const submit = async (event: Event) => {
     event.preventDefault();
+    if (readOnly) return;
     const found = validateAll(props.fields, values);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
@@ -92,7 +102,7 @@ export function Form(props: {
 
   return (
     <form onSubmit={submit} noValidate data-test={props.test}>
-      {props.fields.filter((field) => shown(field, values)).map((field, index, list) => {
+      {props.fields.filter((field) => supported(field) && shown(field, values)).map((field, index, list) => {
         const id = `${prefix}-${field.name}`;
         const Widget = widgets[field.kind ?? 'text'];
         const error = errors[field.name];
@@ -123,7 +133,9 @@ export function Form(props: {
       <div class="form-actions">
         {props.onCancel && <button type="button" class="secondary" onClick={props.onCancel} data-test="form-cancel">{t('common.cancel')}</button>}
         {props.actions}
-        <button type="submit" aria-busy={busy} disabled={busy} data-test="form-submit">{props.submitText ?? t('common.save')}</button>
+        <button type="submit" aria-busy={busy} disabled={busy || readOnly} title={readOnly ? t('common.readOnly') : undefined} data-test="form-submit">
+          {props.submitText ?? t('common.save')}
+        </button>
       </div>
     </form>
   );

@@ -1,11 +1,14 @@
 /**
  * Renders a `ResourceDecl`: heading with tools and create button, filters in the URL, the table
  * with optional selection and column chooser, the pager, row actions with confirmation, forms
- * and views in a drawer. A plain collection screen is this plus its declaration.
+ * and views in a drawer. A plain collection screen is this plus its declaration. A read-only user
+ * (`canWrite`, Enterprise viewer) gets the list without create, tools, bulk actions or row actions
+ * that write; `anyRole` marks what stays.
  */
 import type { ComponentChild } from 'preact';
 import { useState } from 'react';
 import { Link } from 'wouter';
+import { canWrite, has } from '../lib/broker.ts';
 import { t } from '../lib/i18n.ts';
 import { useQuery } from '../lib/query.ts';
 import { perform, touch, useRemote } from '../lib/resources.ts';
@@ -19,20 +22,26 @@ import { Pager } from './Pager.tsx';
 import { ResourceTable } from './ResourceTable.tsx';
 import type { FormDecl, ResourceDecl, RowAction } from './resource.ts';
 
-type Open<Row> = { title: string; test: string; form?: FormDecl<Row>; body?: ComponentChild; row?: Row };
+type Open<Row> = { title: string; test: string; form?: FormDecl<Row>; body?: ComponentChild; row?: Row; anyRole?: boolean };
+
+/** Whether a row action is offered to this user. */
+const allowed = <Row,>(action: RowAction<Row>, row: Row, writer: boolean) =>
+  writer || Boolean(action.view) || (typeof action.anyRole === 'function' ? action.anyRole(row) : Boolean(action.anyRole));
 
 export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<Row>; title?: boolean }) {
   const [query, setQuery] = useQuery();
   const list = useRemote(decl.name, (signal) => decl.list(query, signal), JSON.stringify(query), decl.refreshMs);
   const [open, setOpen] = useState<Open<Row> | null>(null);
   const [selected, setSelected] = useState<string[]>([]);
-  const { visible, chooser } = useColumns(decl.name, decl.columns);
+  const { visible, chooser } = useColumns(decl.name, decl.columns.filter((c) => !c.requires || has(c.requires)));
   const rows = list.data?.rows;
   const selectedRows = () => (rows ?? []).filter((row) => selected.includes(decl.rowKey(row)));
+  const writer = canWrite();
+  const bulk = writer ? decl.bulk : undefined;
 
   const act = (action: RowAction<Row>, row: Row) => {
     const test = `${decl.name}-${action.key}-form`;
-    if (action.form) return setOpen({ title: t(action.form.title), form: action.form, row, test });
+    if (action.form) return setOpen({ title: t(action.form.title), form: action.form, row, test, anyRole: allowed(action, row, false) });
     if (action.view) return setOpen({ title: t(action.view.title), body: action.view.render(row), test: `${decl.name}-${action.key}-view` });
     void perform({ resource: decl.name, run: () => action.run!(row), confirm: action.confirm, danger: action.danger, success: action.success, params: { key: decl.rowKey(row) } });
   };
@@ -51,7 +60,7 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
         {title ? <h2>{t(decl.title)}</h2> : <span />}
         <div class="toolbar">
           {chooser}
-          {decl.tools?.map((tool) => tool.href
+          {decl.tools?.filter((tool) => writer || tool.anyRole).map((tool) => tool.href
             ? <Link key={tool.key} href={tool.href} class="secondary" data-test={`${decl.name}-${tool.key}`}>{t(tool.label)}</Link>
             : (
               <button type="button" key={tool.key} class={tool.danger ? 'secondary outline danger' : 'secondary outline'} data-test={`${decl.name}-${tool.key}`}
@@ -62,7 +71,7 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
           <button type="button" class="secondary outline icon-button" aria-label={t('common.refresh')} onClick={list.reload} data-test={`${decl.name}-refresh`}>
             <Icon name="refresh" />
           </button>
-          {decl.create && (
+          {decl.create && writer && (
             <button type="button" data-test={`${decl.name}-create`} onClick={() => setOpen({ title: t(decl.create!.title), form: decl.create!, test: `${decl.name}-create-form` })}>
               <Icon name="plus" /> {t(decl.createLabel ?? 'common.create')}
             </button>
@@ -70,10 +79,10 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
         </div>
       </header>
       {decl.filters && <FilterBar filters={decl.filters} query={query} onApply={(values) => (setSelected([]), setQuery(values))} />}
-      {decl.bulk && selected.length > 0 && (
+      {bulk && selected.length > 0 && (
         <div class="bulk-bar" data-test={`${decl.name}-bulk`}>
           <span>{t('common.selected', { count: selected.length })}</span>
-          {decl.bulk.map((b) => (
+          {bulk.map((b) => (
             <button type="button" key={b.key} class={b.danger ? 'danger' : ''} data-test={`${decl.name}-bulk-${b.key}`}
               onClick={async () => (await perform({ resource: decl.name, ...b, run: () => b.run(selectedRows()), params: { count: selected.length } })) && setSelected([])}>
               {t(b.label)}
@@ -83,8 +92,8 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
       )}
       <ResourceTable<Row> name={decl.name} columns={visible} rows={rows} rowKey={decl.rowKey} empty={decl.empty}
         loading={list.loading} error={list.error} retry={list.reload}
-        selected={decl.bulk ? selected : undefined} onSelect={decl.bulk ? setSelected : undefined}
-        actions={decl.actions && ((row) => decl.actions!.filter((a) => !a.when || a.when(row)).map((a) => (
+        selected={bulk ? selected : undefined} onSelect={bulk ? setSelected : undefined}
+        actions={decl.actions && ((row) => decl.actions!.filter((a) => (!a.when || a.when(row)) && allowed(a, row, writer)).map((a) => (
           <button type="button" key={a.key} class={a.danger ? 'link danger' : 'link'} data-test={`${decl.name}-${a.key}`} onClick={() => act(a, row)}>
             {t(a.label)}
           </button>
@@ -96,7 +105,7 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
       {open && (
         <Drawer title={open.title} onClose={() => setOpen(null)} test={open.test}>
           {open.form
-            ? <Form fields={open.form.fields} initial={open.form.initial?.(open.row)} onCancel={() => setOpen(null)} onSubmit={(values) => submit(open.form!, values, open.row)} />
+            ? <Form fields={open.form.fields} initial={open.form.initial?.(open.row)} anyRole={open.anyRole} onCancel={() => setOpen(null)} onSubmit={(values) => submit(open.form!, values, open.row)} />
             : open.body}
         </Drawer>
       )}

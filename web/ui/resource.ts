@@ -4,6 +4,7 @@
  */
 import type { ComponentChild } from 'preact';
 import { api } from '../lib/api.ts';
+import type { CapabilityName } from '../lib/broker.ts';
 import type { Rule } from '../lib/validators.ts';
 
 /**
@@ -43,6 +44,8 @@ export interface FieldDecl {
   keywords?: string[];
   /** File extensions a `cert` field's file picker accepts, e.g. ['.pem', '.crt', '.key']. */
   extensions?: string[];
+  /** The broker capability (`lib/broker.ts`) without which the field is neither shown nor sent. */
+  requires?: CapabilityName;
 }
 
 export interface FormDecl<Row = unknown> {
@@ -68,6 +71,8 @@ export interface Column<Row> {
   /** The user may hide it with the column chooser; `hidden` starts it hidden. */
   optional?: boolean;
   hidden?: boolean;
+  /** The broker capability the column's field needs (e.g. `rbac` for `role`). */
+  requires?: CapabilityName;
 }
 
 export interface RowAction<Row> {
@@ -84,6 +89,8 @@ export interface RowAction<Row> {
   success?: string;
   /** Shows the row in a drawer instead of running anything (e.g. a payload). */
   view?: { title: string; render: (row: Row) => ComponentChild };
+  /** Offered to a read-only user too (`canWrite`): it changes nothing, or only their own things. `view` always is. */
+  anyRole?: boolean | ((row: Row) => boolean);
 }
 
 /** A button above the list acting on the whole collection (clear all, clear history). */
@@ -97,6 +104,8 @@ export interface ToolAction {
   success?: string;
   /** A plain link instead of an action (e.g. to the settings of the feature). */
   href?: string;
+  /** Offered to a read-only user too (a link that only shows something). */
+  anyRole?: boolean;
 }
 
 /** An action on the selected rows; `confirm` may use `{{count}}`. */
@@ -153,12 +162,13 @@ function pageOf(query: Record<string, string>) {
 /**
  * Lister for endpoints that answer a bare array (envelope H: users, api_key, rewrite …): pages
  * and filters (substring, case-insensitive, on the filter's field) in the browser. `onLoad`
- * sees the whole list on every load (e.g. to check a new entry against it).
+ * sees the whole list on every load (e.g. to check a new entry against it). `path` may be a loader
+ * instead, for a list completed from other calls.
  */
-export function arrayList<Row>(path: string, onLoad?: (all: Row[]) => void) {
+export function arrayList<Row>(path: string | ((signal: AbortSignal) => Promise<Row[]>), onLoad?: (all: Row[]) => void) {
   return async (query: Record<string, string>, signal: AbortSignal): Promise<ListResult<Row>> => {
     const { page, limit } = pageOf(query);
-    const all = await api.get<Row[]>(path, { signal });
+    const all = typeof path === 'string' ? await api.get<Row[]>(path, { signal }) : await path(signal);
     onLoad?.(all);
     const filters = Object.entries(query).filter(([key, value]) => key !== 'page' && key !== 'limit' && value);
     const rows = all.filter((row) =>

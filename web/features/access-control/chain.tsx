@@ -3,6 +3,7 @@
  * chain order with their status, an enable switch, move up/down/top/bottom expressed as EMQX
  * positions (`front`, `rear`, `before:<id>`, `after:<id>`) and delete with confirmation.
  */
+import { canWrite } from '../../lib/broker.ts';
 import { api } from '../../lib/api.ts';
 import { t } from '../../lib/i18n.ts';
 import { perform } from '../../lib/resources.ts';
@@ -63,7 +64,7 @@ export function declareChain(c: ChainDecl): ResourceDecl<ChainRow> {
       {
         key: 'enable', title: 'access.enable',
         text: (row) => (
-          <input type="checkbox" role="switch" checked={row.enable !== false} aria-label={`${t('access.enable')} ${c.key(row)}`}
+          <input type="checkbox" role="switch" checked={row.enable !== false} disabled={!canWrite()} aria-label={`${t('access.enable')} ${c.key(row)}`}
             data-test={`${c.name}-enable`} onChange={(e) => ((e.target as HTMLInputElement).checked = row.enable !== false, toggle(row))} />
         ),
       },

@@ -50,8 +50,8 @@ export const management: Feature = {
     { path: '/exhook/create', title: 'management.exhookCreate', load: extension('ExhookCreate'), parent: '/exhook' },
     { path: '/exhook/detail/:name', title: 'management.exhookDetail', load: extension('ExhookDetail'), parent: '/exhook' },
     { path: '/backup', title: 'management.backup', load: admin('BackupPage'), menu: { group: 'management', order: 90 } },
-    { path: '/schema-registry', title: 'management.schemaRegistry', load: admin('SchemaRegistryPage'), menu: { group: 'management', order: 50 } },
-    { path: '/schema-registry/create', title: 'management.schemaCreate', load: admin('SchemaEdit'), parent: '/schema-registry' },
-    { path: '/schema-registry/detail/:name', title: 'management.schemaDetail', load: admin('SchemaEdit'), parent: '/schema-registry' },
+    { path: '/schema-registry', title: 'management.schemaRegistry', load: admin('SchemaRegistryPage'), menu: { group: 'management', order: 50 }, requires: 'schemaRegistry' },
+    { path: '/schema-registry/create', title: 'management.schemaCreate', load: admin('SchemaEdit'), parent: '/schema-registry', requires: 'schemaRegistry' },
+    { path: '/schema-registry/detail/:name', title: 'management.schemaDetail', load: admin('SchemaEdit'), parent: '/schema-registry', requires: 'schemaRegistry' },
   ],
 };

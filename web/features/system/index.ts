@@ -21,6 +21,8 @@ defineMessages({
   'config.integration': { zh: '监控集成', en: 'Integration' },
   'cluster.title': { zh: '集群', en: 'Cluster' },
   'config.basic': { zh: '基础配置', en: 'Basic Config' },
+  'license.title': { zh: 'License', en: 'License' },
+  'audit.title': { zh: '审计日志', en: 'Audit Log' },
 });
 
 /** The broker configuration screens share one lazy chunk (config/screens.ts). */
@@ -47,5 +49,7 @@ export const system: Feature = {
     { path: '/monitoring/integration', title: 'config.integration', load: screen('MonitoringPage'), parent: '/monitoring/alarm-settings' },
     { path: '/basic-config', title: 'config.basic', load: screen('BasicConfigPage'), menu: { group: 'system', order: 10 } },
     { path: '/cluster', title: 'cluster.title', load: screen('ClusterPage'), menu: { group: 'system', order: 45 } },
+    { path: '/license', title: 'license.title', load: screen('LicensePage'), menu: { group: 'system', order: 85 }, requires: 'license' },
+    { path: '/audit', title: 'audit.title', load: screen('AuditPage'), menu: { group: 'system', order: 90 }, requires: 'audit' },
   ],
 };

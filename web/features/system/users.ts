@@ -1,17 +1,29 @@
-/** System > Users: dashboard users as one declaration (`GET/POST /users`, `PUT/DELETE /users/{username}`, change_pwd). */
+/**
+ * System > Users: dashboard users as one declaration (`GET/POST /users`, `PUT/DELETE /users/{username}`,
+ * change_pwd). On Enterprise each user has a `role` (RBAC); a viewer may still change their own password.
+ */
 import { api } from '../../lib/api.ts';
 import { clearSession, session } from '../../lib/session.ts';
 import { t } from '../../lib/i18n.ts';
 import { navigate } from '../../lib/navigation.ts';
 import { toast } from '../../lib/toasts.ts';
 import { notSameAs, password, sameAs, usernamePattern } from '../../lib/validators.ts';
-import { arrayList, type ResourceDecl } from '../../ui/resource.ts';
+import { has } from '../../lib/broker.ts';
+import { arrayList, type FieldDecl, type ResourceDecl } from '../../ui/resource.ts';
 import './messages.ts';
 
 export interface User {
   username: string;
   description?: string;
+  role?: string;
 }
+
+/** Dashboard roles of Enterprise RBAC (emqx_dashboard_rbac). */
+const role: FieldDecl = {
+  name: 'role', label: 'common.role', kind: 'select', requires: 'rbac',
+  options: [{ value: 'administrator', label: 'role.administrator' }, { value: 'viewer', label: 'role.viewer' }],
+};
+const roleBody = (v: Record<string, unknown>) => (has('rbac') ? { role: v.role || 'administrator' } : {});
 
 const at = (u: User) => `/users/${encodeURIComponent(u.username)}`;
 /** EMQX refuses to delete its default user and the caller itself; we hide the button there. */
@@ -24,6 +36,7 @@ export const users: ResourceDecl<User> = {
   list: arrayList<User>('/users'),
   columns: [
     { key: 'username', title: 'users.username' },
+    { key: 'role', title: 'common.role', requires: 'rbac', text: (u) => (u.role ? t(`role.${u.role}`) : '—') },
     { key: 'description', title: 'users.description' },
   ],
   create: {
@@ -33,22 +46,23 @@ export const users: ResourceDecl<User> = {
       { name: 'username', label: 'users.username', required: true, rules: [usernamePattern], autoComplete: 'off' },
       { name: 'password', label: 'users.password', kind: 'password', required: true, rules: [password], help: 'validation.password' },
       { name: 'confirm', label: 'users.confirmPassword', kind: 'password', required: true, rules: [sameAs('password')] },
+      role,
       { name: 'description', label: 'users.description', kind: 'textarea' },
     ],
-    submit: ({ username, password, description }) => api.post('/users', { username, password, description }),
+    submit: (v) => api.post('/users', { username: v.username, password: v.password, description: v.description, ...roleBody(v) }),
   },
   actions: [
     {
       key: 'edit', label: 'common.edit',
       form: {
         title: 'users.edit', success: 'users.updated',
-        fields: [{ name: 'description', label: 'users.description', kind: 'textarea' }],
-        initial: (u) => ({ description: u?.description ?? '' }),
-        submit: ({ description }, u) => api.put(at(u!), { description }),
+        fields: [role, { name: 'description', label: 'users.description', kind: 'textarea' }],
+        initial: (u) => ({ description: u?.description ?? '', role: u?.role ?? 'administrator' }),
+        submit: (v, u) => api.put(at(u!), { description: v.description, ...roleBody(v) }),
       },
     },
     {
-      key: 'password', label: 'users.changePassword',
+      key: 'password', label: 'users.changePassword', anyRole: (u) => u.username === session.username,
       form: {
         title: 'users.changePassword', success: 'users.passwordChanged',
         fields: [

@@ -1,10 +1,12 @@
 /**
  * The users tab of a built-in database authenticator: the declared user list, plus import from a
  * CSV or JSON file with template downloads and the server's result summary (total, success,
- * override, skipped, failed).
+ * override, skipped, failed; 5.8.2+). Earlier brokers answer 204 without a body: the summary is
+ * then counted from the users list before and after (`meta.count`).
  */
 import { useMemo, useState } from 'react';
 import { api } from '../../../lib/api.ts';
+import { canWrite, has } from '../../../lib/broker.ts';
 import { handleError } from '../../../lib/errors.ts';
 import { t } from '../../../lib/i18n.ts';
 import { touch } from '../../../lib/resources.ts';
@@ -16,12 +18,17 @@ import { declareUsers } from './users.ts';
 import './messages.ts';
 
 interface ImportResult { total: number; success: number; override: number; skipped: number; failed: number }
+type Summary = { counts: ImportResult } | { total: number; added: number; after: number };
+
+/** How many users the authenticator has (one row asked for, the total read from `meta.count`). */
+const countUsers = (id: string) =>
+  api.get<{ meta: { count?: number } }>(`/authentication/${encodeURIComponent(id)}/users`, { params: { page: 1, limit: 1 } }).then((r) => r.meta.count ?? 0);
 
 function ImportForm({ id }: { id: string }) {
   const [type, setType] = useState<ImportType>('plain');
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState('');
-  const [result, setResult] = useState<ImportResult | null>(null);
+  const [result, setResult] = useState<Summary | null>(null);
   const [busy, setBusy] = useState(false);
   const href = (format: 'csv' | 'json') => `data:${format === 'csv' ? 'text/csv' : 'application/json'};charset=utf-8,${encodeURIComponent(template(type, format))}`;
 
@@ -38,8 +45,13 @@ function ImportForm({ id }: { id: string }) {
     setProblem('');
     setBusy(true);
     try {
-      const res = await api.post<ImportResult>(`/authentication/${encodeURIComponent(id)}/import_users`, users, { params: { type } });
-      setResult(res);
+      const before = has('importUsersCounts') ? undefined : await countUsers(id);
+      const res = await api.post<ImportResult | undefined>(`/authentication/${encodeURIComponent(id)}/import_users`, users, { params: { type } });
+      if (res && typeof res.total === 'number') setResult({ counts: res });
+      else {
+        const after = await countUsers(id);
+        setResult({ total: users.length, added: before === undefined ? Number.NaN : after - before, after });
+      }
       toast(t('authn.importDone'));
       touch('authn-users');
     } catch (error) {
@@ -68,7 +80,12 @@ function ImportForm({ id }: { id: string }) {
           onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />
         <small class={problem ? 'field-error' : 'muted'} data-test={problem ? 'import-error' : undefined}>{problem}</small>
       </div>
-      {result && <p class="notice" data-test="import-result">{t('authn.importResult', { ...result })}</p>}
+      {result && (
+        <p class="notice" data-test="import-result">
+          {'counts' in result ? t('authn.importResult', { ...result.counts })
+            : Number.isNaN(result.added) ? t('authn.importNow', { ...result }) : t('authn.importCounted', { ...result })}
+        </p>
+      )}
       <div class="form-actions"><button type="submit" aria-busy={busy} disabled={busy} data-test="import-submit">{t('authn.import')}</button></div>
     </form>
   );
@@ -79,9 +96,11 @@ export function AuthnUsers({ id }: { id: string }) {
   const [importing, setImporting] = useState(false);
   return (
     <>
-      <div class="toolbar tab-tools">
-        <button type="button" class="secondary outline" onClick={() => setImporting(true)} data-test="authn-import">{t('authn.import')}</button>
-      </div>
+      {canWrite() && (
+        <div class="toolbar tab-tools">
+          <button type="button" class="secondary outline" onClick={() => setImporting(true)} data-test="authn-import">{t('authn.import')}</button>
+        </div>
+      )}
       <ResourcePage decl={decl} title={false} />
       {importing && <Drawer title={t('authn.importTitle')} onClose={() => setImporting(false)} test="authn-import-drawer"><ImportForm id={id} /></Drawer>}
     </>

@@ -81,7 +81,7 @@ export const AUTHN_KINDS: Record<string, KindDecl> = {
       { name: 'from', label: 'authn.from', kind: 'select', options: opts(['password', 'username'], 'authn.fromOpt.') },
       { name: 'acl_claim_name', label: 'authn.aclClaimName' },
       { name: 'verify_claims', label: 'authn.verifyClaims', kind: 'code', rules: [jsonObject], help: 'authn.verifyClaimsHelp' },
-      { name: 'disconnect_after_expire', label: 'authn.disconnectAfterExpire', kind: 'switch' },
+      { name: 'disconnect_after_expire', label: 'authn.disconnectAfterExpire', kind: 'switch', requires: 'jwtDisconnectAfterExpire' },
     ],
     defaults: { use_jwks: false, algorithm: 'hmac-based', secret: '', secret_base64_encoded: false, public_key: '', endpoint: '', refresh_interval: 300, ssl: defaults.ssl, from: 'password', acl_claim_name: 'acl', verify_claims: {}, disconnect_after_expire: true },
     json: ['verify_claims'],

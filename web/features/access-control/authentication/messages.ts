@@ -96,6 +96,11 @@ export const messages = defineMessages({
     zh: '共 {{total}} 条：成功 {{success}}，覆盖 {{override}}，跳过 {{skipped}}，失败 {{failed}}',
     en: '{{total}} in total: {{success}} imported, {{override}} overridden, {{skipped}} skipped, {{failed}} failed',
   },
+  'authn.importCounted': {
+    zh: '文件中有 {{total}} 个用户；新增 {{added}} 个，认证器现有 {{after}} 个用户',
+    en: '{{total}} users in the file; {{added}} added, the authenticator now has {{after}} users',
+  },
+  'authn.importNow': { zh: '文件中有 {{total}} 个用户；认证器现有 {{after}} 个用户', en: '{{total}} users in the file; the authenticator now has {{after}} users' },
   'authn.importDone': { zh: '导入完成', en: 'Import finished' },
   'authn.badFile': { zh: '无法读取文件：{{reason}}', en: 'The file cannot be read: {{reason}}' },
   'authn.csvHeader': { zh: 'CSV 表头须为 {{header}}', en: 'The CSV header must be {{header}}' },

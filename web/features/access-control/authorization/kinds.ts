@@ -59,7 +59,7 @@ const SQL_QUERY = 'SELECT action, permission, topic FROM mqtt_acl WHERE username
 
 export const AUTHZ_KINDS: Record<string, KindDecl> = {
   built_in_database: {
-    fields: [{ name: 'max_rules', label: 'authz.maxRules', kind: 'number', rules: [numberRange(1, 100000)] }],
+    fields: [{ name: 'max_rules', label: 'authz.maxRules', kind: 'number', rules: [numberRange(1, 100000)], requires: 'authzMaxRules' }],
     defaults: { max_rules: 100 },
   },
   file: {

@@ -1,10 +1,13 @@
 /**
  * The one declaration the action (sink) and source lists are (`GET /actions`, `GET /sources`,
  * bare arrays), and delete: a referenced object asks to also remove it from its rules
- * (`also_delete_dep_actions=true`, emqx-api-part2 §4.3).
+ * (`also_delete_dep_actions=true`, emqx-api-part2 §4.3; the same query in 5.5.1's
+ * emqx_bridge_v2_api). Brokers before 5.8 send no `rules`: they are then read from `GET /rules`.
  */
 import { api } from '../../../lib/api.ts';
+import { fetchAll } from '../../../lib/fetchAll.ts';
 import { confirm } from '../../../lib/confirm.ts';
+import { handleError } from '../../../lib/errors.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.ts';
 import { perform } from '../../../lib/resources.ts';
@@ -19,7 +22,13 @@ export const bridgeLink = (kind: BridgeKind, row: Bridge) => `${ROUTES[kind]}/${
 
 /** Deletes after the right question; resolves true when deleted. */
 export async function deleteBridge(kind: BridgeKind, row: Bridge): Promise<boolean> {
-  const rules = row.rules ?? [];
+  let rules: string[];
+  try {
+    rules = (await withRules(kind, [row]))[0].rules ?? [];
+  } catch (error) {
+    handleError(error);
+    return false;
+  }
   const question = rules.length ? t('bridges.confirmDeleteWithRules', { key: row.name, rules: rules.join(', ') }) : t('bridges.confirmDelete', { key: row.name });
   if (!(await confirm(question, { danger: true }))) return false;
   return perform({
@@ -28,12 +37,27 @@ export async function deleteBridge(kind: BridgeKind, row: Bridge): Promise<boole
   });
 }
 
+interface RuleRefs { id: string; actions?: unknown[]; from?: string[] }
+
+/**
+ * The rows with their `rules`: as sent (5.8), or found from the rules that name them, an action
+ * in a rule's `actions` (`type:name`), a source in its `from` (`$bridges/type:name`, `$sources/…`).
+ */
+export async function withRules(kind: BridgeKind, rows: Bridge[], signal?: AbortSignal): Promise<Bridge[]> {
+  if (rows.every((row) => Array.isArray(row.rules))) return rows;
+  const rules = await fetchAll<RuleRefs>('/rules', {}, { signal });
+  const refs = (rule: RuleRefs) => kind === 'actions'
+    ? (rule.actions ?? []).filter((a): a is string => typeof a === 'string')
+    : (rule.from ?? []).map((f) => f.replace(/^\$(bridges|sources)\//, ''));
+  return rows.map((row) => row.rules ? row : { ...row, rules: rules.filter((rule) => refs(rule).includes(bridgeId(row))).map((rule) => rule.id) });
+}
+
 export function bridgeDecl(kind: BridgeKind): ResourceDecl<Bridge> {
   return {
     name: kind,
     title: kind === 'actions' ? 'integration.actions' : 'integration.sources',
     rowKey: bridgeId,
-    list: arrayList<Bridge>(`/${kind}`),
+    list: arrayList<Bridge>(async (signal) => withRules(kind, await api.get<Bridge[]>(`/${kind}`, { signal }), signal)),
     empty: kind === 'actions' ? 'bridges.emptyActions' : 'bridges.emptySources',
     tools: [{ key: 'new', label: 'common.create', href: `${ROUTES[kind]}/create`, run: async () => undefined }],
     filters: [{ name: 'name', label: 'connectors.name' }, { name: 'type', label: 'connectors.type' }],

@@ -1,4 +1,5 @@
 /** Cells shared by the connector, action and source lists: the type badge, status with its reason, and the enable switch (`PUT /<kind>/{id}/enable/{bool}`). */
+import { canWrite } from '../../../lib/broker.ts';
 import { api } from '../../../lib/api.ts';
 import { t } from '../../../lib/i18n.ts';
 import { perform } from '../../../lib/resources.ts';
@@ -29,7 +30,7 @@ export function BridgeSwitch({ row, kind, confirm }: { row: Bridge; kind: Kind; 
     success: enable ? 'connectors.enabledToast' : 'connectors.disabledToast',
   });
   return (
-    <input type="checkbox" role="switch" checked={row.enable} aria-label={t('connectors.enable')} data-test={`${kind}-enable`}
+    <input type="checkbox" role="switch" checked={row.enable} disabled={!canWrite()} aria-label={t('connectors.enable')} data-test={`${kind}-enable`}
       onClick={(e) => (e.preventDefault(), void toggle(!row.enable))} />
   );
 }

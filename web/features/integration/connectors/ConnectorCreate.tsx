@@ -10,7 +10,7 @@ import { useQuery } from '../../../lib/query.ts';
 import { useRemote } from '../../../lib/resources.ts';
 import { toast } from '../../../lib/toasts.ts';
 import { Empty, Failed, Loading } from '../../../ui/States.tsx';
-import { apiPath, CONNECTOR_TYPES, duplicateName, typeLabel, type Bridge } from './bridge.ts';
+import { apiPath, connectorTypes, duplicateName, typeLabel, type Bridge } from './bridge.ts';
 import { BridgeForm } from './BridgeForm.tsx';
 import { TypeBadge } from './BridgeCells.tsx';
 import { connectorLink } from './ConnectorsPage.tsx';
@@ -64,7 +64,7 @@ export default function ConnectorCreate() {
       </header>
       {from && copy.error ? <Failed error={copy.error} retry={copy.reload} />
         : from && !copy.data ? <Loading />
-          : !type ? <TypePicker types={CONNECTOR_TYPES} onPick={(picked) => setQuery({ type: picked })} />
+          : !type ? <TypePicker types={connectorTypes()} onPick={(picked) => setQuery({ type: picked })} />
             : (
               <>
                 <p class="muted">{t('connectors.chooseType')}: <TypeBadge type={type} /></p>

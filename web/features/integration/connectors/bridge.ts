@@ -3,6 +3,7 @@
  * spec, the `post_*` schema component of a type found in the served document, schema defaults
  * for a new object, and the keys the console strips before a write (dash-ee useDataHandler).
  */
+import { COMMUNITY_BRIDGE_TYPES, has } from '../../../lib/broker.ts';
 import { resolveRef, type SchemaDocument, type SchemaProp } from '../../../lib/schemas.ts';
 
 /** Connector types of spec part2 §3, in its order. */
@@ -11,6 +12,9 @@ export const CONNECTOR_TYPES = ['http', 'mqtt', 'influxdb', 'mysql', 'kafka_prod
   'dynamo', 'cassandra', 'sqlserver', 'rocketmq', 'iotdb', 'opents', 'oracle', 'rabbitmq', 'pulsar', 'hstreamdb',
   'azure_event_hub_producer', 'kinesis', 'greptimedb', 'confluent_producer', 'syskeeper_proxy', 'syskeeper_forwarder',
   'elasticsearch'];
+
+/** The connector types this broker offers: all on Enterprise, `http` and `mqtt` on Community. */
+export const connectorTypes = () => (has('enterpriseBridges') ? CONNECTOR_TYPES : CONNECTOR_TYPES.filter((type) => COMMUNITY_BRIDGE_TYPES.includes(type)));
 
 /** Console labels of the type catalogue (§4.7). */
 export const TYPE_LABELS: Record<string, string> = {

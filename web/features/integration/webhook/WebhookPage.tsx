@@ -1,4 +1,5 @@
 /** Webhooks: the joined connector + action + rule triples (emqx-api-part2 §7), toggled and deleted as one. */
+import { canWrite } from '../../../lib/broker.ts';
 import { t } from '../../../lib/i18n.ts';
 import { perform } from '../../../lib/resources.ts';
 import type { ResourceDecl } from '../../../ui/resource.ts';
@@ -12,7 +13,7 @@ function Switch({ w }: { w: Webhook }) {
     resource: 'webhook', run: () => setEnabled(w, enable), confirm: enable ? undefined : 'webhook.confirmDisable',
     params: { key: w.name }, success: enable ? 'connectors.enabledToast' : 'connectors.disabledToast',
   });
-  return <input type="checkbox" role="switch" checked={w.enable} aria-label={t('webhook.enable')} data-test="webhook-enable"
+  return <input type="checkbox" role="switch" checked={w.enable} disabled={!canWrite()} aria-label={t('webhook.enable')} data-test="webhook-enable"
     onClick={(e) => (e.preventDefault(), void toggle(!w.enable))} />;
 }
 

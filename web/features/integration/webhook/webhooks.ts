@@ -30,7 +30,8 @@ export async function listWebhooks(signal?: AbortSignal): Promise<Webhook[]> {
   const out: Webhook[] = [];
   for (const connector of connectors) {
     if (connector.type !== 'http' || !connector.name.endsWith(WEBHOOK_SUFFIX)) continue;
-    const action = actions.find((a) => a.type === 'http' && a.name === connector.name && (a.rules ?? []).includes(connector.name));
+    // 5.8 actions list their rules; 5.5 ones do not, and the rule's own `actions` decides (below).
+    const action = actions.find((a) => a.type === 'http' && a.name === connector.name && (a.rules ?? [connector.name]).includes(connector.name));
     const rule = rules.find((r) => r.id === connector.name && r.actions.some((x) => x === `http:${connector.name}`));
     if (!action || !rule) continue;
     out.push({ name: connector.name.slice(0, -WEBHOOK_SUFFIX.length), connector, action, rule, enable: action.enable && rule.enable });

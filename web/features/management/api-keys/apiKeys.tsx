@@ -5,6 +5,7 @@
  * and delete (`DELETE /api_key/{name}`).
  */
 import { api } from '../../../lib/api.ts';
+import { has } from '../../../lib/broker.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.ts';
 import { required, strictNamePattern, type Rule } from '../../../lib/validators.ts';
@@ -21,6 +22,8 @@ export interface ApiKey {
   desc: string;
   enable: boolean;
   expired: boolean;
+  /** Enterprise RBAC: administrator, viewer or publisher. */
+  role?: string;
 }
 
 export type CreatedKey = ApiKey & { api_secret: string };
@@ -37,14 +40,16 @@ const expiry: FieldDecl[] = [
 ];
 const common: FieldDecl[] = [
   { name: 'enable', label: 'apiKeys.enable', kind: 'switch' },
+  { name: 'role', label: 'common.role', kind: 'select', requires: 'rbac',
+    options: ['administrator', 'viewer', 'publisher'].map((value) => ({ value, label: `role.${value}` })) },
   { name: 'desc', label: 'apiKeys.desc', kind: 'textarea' },
 ];
 const body = (v: Record<string, unknown>) =>
-  ({ desc: String(v.desc ?? ''), enable: Boolean(v.enable), expired_at: never(v) ? 'infinity' : String(v.expired_at) });
+  ({ desc: String(v.desc ?? ''), enable: Boolean(v.enable), expired_at: never(v) ? 'infinity' : String(v.expired_at), ...(has('rbac') ? { role: v.role || 'administrator' } : {}) });
 
 /** The declaration; `onCreated` receives the POST answer, the one place the secret appears. */
 export function declareApiKeys(onCreated: (key: CreatedKey) => void): ResourceDecl<ApiKey> {
-  const toggle = (enable: boolean) => (k: ApiKey) => api.put(at(k), { desc: k.desc, enable, expired_at: k.expired_at });
+  const toggle = (enable: boolean) => (k: ApiKey) => api.put(at(k), { desc: k.desc, enable, expired_at: k.expired_at, ...(k.role ? { role: k.role } : {}) });
   return {
     name: 'api-key',
     title: 'management.apiKeys',
@@ -57,13 +62,14 @@ export function declareApiKeys(onCreated: (key: CreatedKey) => void): ResourceDe
       { key: 'enable', title: 'apiKeys.status', text: (k) => <Status apiKey={k} /> },
       { key: 'expired_at', title: 'apiKeys.expiredAt', text: (k) => <Expires apiKey={k} /> },
       { key: 'created_at', title: 'apiKeys.createdAt', text: (k) => <span class="nowrap">{formatDateTime(k.created_at)}</span> },
+      { key: 'role', title: 'common.role', requires: 'rbac', text: (k) => (k.role ? t(`role.${k.role}`) : '—') },
       { key: 'desc', title: 'apiKeys.desc', optional: true },
     ],
     createLabel: 'apiKeys.create',
     create: {
       title: 'apiKeys.create', success: 'apiKeys.created',
       fields: [{ name: 'name', label: 'apiKeys.name', rules: [required('validation.nameRequired'), strictNamePattern] }, ...expiry, ...common],
-      initial: () => ({ never: true, enable: true }),
+      initial: () => ({ never: true, enable: true, role: 'administrator' }),
       submit: async (v) => onCreated(await api.post<CreatedKey>('/api_key', { name: v.name, ...body(v) })),
     },
     actions: [
@@ -72,7 +78,7 @@ export function declareApiKeys(onCreated: (key: CreatedKey) => void): ResourceDe
         key: 'edit', label: 'common.edit',
         form: {
           title: 'apiKeys.edit', success: 'apiKeys.updated', fields: [...common.slice(0, 1), ...expiry, ...common.slice(1)],
-          initial: (k) => ({ enable: k!.enable, never: k!.expired_at === 'infinity', expired_at: k!.expired_at === 'infinity' ? '' : k!.expired_at, wasExpiry: k!.expired_at, desc: k!.desc }),
+          initial: (k) => ({ enable: k!.enable, never: k!.expired_at === 'infinity', expired_at: k!.expired_at === 'infinity' ? '' : k!.expired_at, wasExpiry: k!.expired_at, desc: k!.desc, role: k!.role ?? 'administrator' }),
           submit: (v, k) => api.put(at(k!), body(v)),
         },
       },

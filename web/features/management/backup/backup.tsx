@@ -1,5 +1,5 @@
 /**
- * Management > Backup as one declaration: `GET /data/files` (paged), export (`POST /data/export`),
+ * Management > Backup as one declaration: `GET /data/files` (paged), export (`POST /data/export`; the table and key choice from 5.8, everything before),
  * download (`GET /data/files/{filename}?node=`, named by content-disposition), restore
  * (`POST /data/import`) and delete (`DELETE /data/files/{filename}?node=`).
  */
@@ -37,13 +37,13 @@ export const backups: ResourceDecl<BackupFile> = {
   create: {
     title: 'backup.create', success: 'backup.created',
     fields: [
-      { name: 'table_sets', label: 'backup.tableSets', kind: 'list', help: 'backup.createTip' },
-      { name: 'root_keys', label: 'backup.rootKeys', kind: 'list' },
+      { name: 'table_sets', label: 'backup.tableSets', kind: 'list', help: 'backup.createTip', requires: 'backupSelection' },
+      { name: 'root_keys', label: 'backup.rootKeys', kind: 'list', requires: 'backupSelection' },
     ],
     submit: (v) => api.post('/data/export', { table_sets: list(v.table_sets), root_keys: list(v.root_keys) }),
   },
   actions: [
-    { key: 'download', label: 'backup.download', success: 'backup.downloaded', run: (f) => download(filePath(f), { node: f.node }, f.filename) },
+    { key: 'download', label: 'backup.download', anyRole: true, success: 'backup.downloaded', run: (f) => download(filePath(f), { node: f.node }, f.filename) },
     { key: 'restore', label: 'backup.restore', danger: true, confirm: 'backup.confirmRestore', success: 'backup.restored', run: (f) => api.post('/data/import', { node: f.node, filename: f.filename }) },
     { key: 'delete', label: 'common.delete', danger: true, confirm: 'backup.confirmDelete', success: 'backup.deleted', run: (f) => api.del(filePath(f), { params: { node: f.node } }) },
   ],

@@ -4,6 +4,7 @@
  * (`PUT /gateways/{name}/enable/{bool}`, asking first because disabling closes its connections);
  * an unloaded one is set up through the create wizard.
  */
+import { canWrite } from '../../../lib/broker.ts';
 import { api } from '../../../lib/api.ts';
 import { formatNumber } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.ts';
@@ -39,7 +40,7 @@ export function GatewaySwitch({ gateway: g }: { gateway: Gateway }) {
     });
   };
   return (
-    <input type="checkbox" role="switch" checked={g.status === 'running'} aria-label={`${t('gateway.enable')} ${gatewayLabel(g.name)}`}
+    <input type="checkbox" role="switch" checked={g.status === 'running'} disabled={!canWrite()} aria-label={`${t('gateway.enable')} ${gatewayLabel(g.name)}`}
       data-test="gateways-enable" onClick={(e) => (e.preventDefault(), toggle())} />
   );
 }

@@ -1,10 +1,12 @@
 /**
  * A plugin's detail (`GET /plugins/{name-vsn}`): what its release.json says, its run state per
  * node, its README as plain text, and its configuration form when the package has an Avro
- * schema (`GET /plugins/{id}/schema`, `GET|PUT /plugins/{id}/config`, 5.7+).
+ * schema (`GET /plugins/{id}/schema`, `GET|PUT /plugins/{id}/config`): only asked of brokers that
+ * have them (`pluginSchema`, 5.8); 5.5 answers 405 there.
  */
 import { Link } from 'wouter';
 import { api, ApiError } from '../../../lib/api.ts';
+import { has } from '../../../lib/broker.ts';
 import { t } from '../../../lib/i18n.ts';
 import { useRemote } from '../../../lib/resources.ts';
 import { toast } from '../../../lib/toasts.ts';
@@ -38,7 +40,7 @@ function avroFields(avsc: { fields?: AvroField[] }): FieldDecl[] {
 function PluginConfig({ id }: { id: string }) {
   const load = async (signal: AbortSignal) => {
     const schema = await api.get<{ avsc?: { fields?: AvroField[] } | null }>(pluginPath(id, '/schema'), { signal }).catch((error) => {
-      // No schema in the package (or a broker before 5.7): the plugin simply has no form.
+      // No schema in the package: the plugin simply has no form.
       if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
       throw error;
     });
@@ -98,7 +100,7 @@ export default function PluginDetail({ nameVersion }: { nameVersion: string }) {
       ]} />
       <h3 class="section-title">{t('plugins.readme')}</h3>
       {p.readme ? <pre class="readme" data-test="plugin-readme">{p.readme}</pre> : <p class="muted" data-test="plugin-readme">{t('plugins.noReadme')}</p>}
-      <PluginConfig id={id} />
+      {has('pluginSchema') && <PluginConfig id={id} />}
     </section>
   );
 }

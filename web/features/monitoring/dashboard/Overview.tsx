@@ -1,9 +1,10 @@
 /**
  * Cluster overview: figure cards from `GET /monitor_current`, the node list (`GET /nodes`), the
- * license (`GET /license`, hidden on 404) and the trend charts (`GET /monitor?latest=`). The live
+ * license (`GET /license`, Enterprise only, hidden on 404) and the trend charts (`GET /monitor?latest=`). The live
  * parts refresh every 10 s while the tab is visible.
  */
 import { api } from '../../../lib/api.ts';
+import { has } from '../../../lib/broker.ts';
 import { t } from '../../../lib/i18n.ts';
 import { useRemote } from '../../../lib/resources.ts';
 import { Failed } from '../../../ui/States.tsx';
@@ -20,7 +21,9 @@ const REFRESH_MS = 10_000;
 export default function Overview() {
   const current = useRemote('monitor_current', (signal) => api.get<Current>('/monitor_current', { signal }), '', REFRESH_MS);
   const nodes = useRemote('nodes', (signal) => api.get<NodeInfo[]>('/nodes', { signal }), '', REFRESH_MS);
-  const license = useRemote('license', (signal) => api.get<License>('/license', { signal }));
+  const licensed = has('license');
+  // Community has no license endpoint: nothing is asked, and the card is not rendered.
+  const license = useRemote('license', (signal) => (licensed ? api.get<License>('/license', { signal }) : Promise.resolve(undefined as unknown as License)));
   return (
     <section class="dashboard" data-test="overview-page">
       <DashboardTabs />
@@ -29,7 +32,7 @@ export default function Overview() {
       <StatCards current={current.data ?? (current.error ? {} : undefined)} />
       <div class="overview-row">
         <NodeList nodes={nodes} />
-        <LicenseCard license={license} connections={current.data?.connections} />
+        {licensed && <LicenseCard license={license} connections={current.data?.connections} />}
       </div>
       <MonitorCharts path="/monitor" />
     </section>

@@ -1,0 +1,44 @@
+/** System > Audit log (Enterprise): `GET /audit`, paged and filtered by the server, newest first. */
+import { formatDateTime } from '../../lib/format.ts';
+import { pageList, type ResourceDecl } from '../../ui/resource.ts';
+import { ResourcePage } from '../../ui/ResourcePage.tsx';
+import './license/messages.ts';
+
+interface AuditEntry {
+  created_at: string;
+  node: string;
+  from: string;
+  source: string;
+  source_ip: string;
+  operation_id: string;
+  operation_type: string;
+  operation_result: string;
+  http_status_code: number;
+  http_method: string;
+}
+
+const audit: ResourceDecl<AuditEntry> = {
+  name: 'audit',
+  title: 'audit.title',
+  rowKey: (a) => `${a.node} ${a.created_at} ${a.operation_id}`,
+  list: pageList<AuditEntry>('/audit'),
+  empty: 'audit.empty',
+  filters: [
+    { name: 'source', label: 'audit.source' },
+    { name: 'operation_type', label: 'audit.operationType' },
+    { name: 'operation_result', label: 'audit.result', kind: 'select', options: [{ value: '', label: 'common.all' }, { value: 'success', label: 'audit.success' }, { value: 'failure', label: 'audit.failure' }] },
+  ],
+  columns: [
+    { key: 'created_at', title: 'audit.createdAt', text: (a) => <span class="nowrap">{formatDateTime(a.created_at)}</span> },
+    { key: 'source', title: 'audit.source' },
+    { key: 'source_ip', title: 'audit.sourceIp', optional: true },
+    { key: 'operation_type', title: 'audit.operationType' },
+    { key: 'operation_id', title: 'audit.operation', text: (a) => `${a.http_method?.toUpperCase() ?? ''} ${a.operation_id}` },
+    { key: 'operation_result', title: 'audit.result', text: (a) => `${a.operation_result} (${a.http_status_code})` },
+    { key: 'node', title: 'audit.node', optional: true, hidden: true },
+  ],
+};
+
+export default function AuditPage() {
+  return <ResourcePage decl={audit} />;
+}

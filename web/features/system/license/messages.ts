@@ -1,0 +1,30 @@
+/** Texts of the Enterprise system screens: license and audit log. */
+import { defineMessages } from '../../../lib/i18n.ts';
+
+export const messages = defineMessages({
+  'license.customer': { zh: '客户', en: 'Customer' },
+  'license.email': { zh: '联系邮箱', en: 'Contact' },
+  'license.type': { zh: '类型', en: 'Type' },
+  'license.maxConnections': { zh: '最大连接数', en: 'Max connections' },
+  'license.startAt': { zh: '签发时间', en: 'Issued at' },
+  'license.expiryAt': { zh: '到期时间', en: 'Expires at' },
+  'license.expired': { zh: '已过期', en: 'Expired' },
+  'license.update': { zh: '更新 License', en: 'Update license' },
+  'license.key': { zh: 'License Key', en: 'License key' },
+  'license.updated': { zh: 'License 已更新', en: 'License updated' },
+  'license.settings': { zh: '用量告警', en: 'Usage alarm' },
+  'license.low': { zh: '连接数低水位', en: 'Connections low watermark' },
+  'license.high': { zh: '连接数高水位', en: 'Connections high watermark' },
+  'license.percentFormat': { zh: '请输入百分比，例如 75%', en: 'Enter a percentage, e.g. 75%' },
+  'license.settingsSaved': { zh: '设置已保存', en: 'Settings saved' },
+  'audit.empty': { zh: '暂无审计日志', en: 'No audit log entries' },
+  'audit.createdAt': { zh: '时间', en: 'Time' },
+  'audit.source': { zh: '操作者', en: 'Operator' },
+  'audit.sourceIp': { zh: '来源 IP', en: 'Source IP' },
+  'audit.operationType': { zh: '操作类型', en: 'Operation type' },
+  'audit.operation': { zh: '操作', en: 'Operation' },
+  'audit.result': { zh: '结果', en: 'Result' },
+  'audit.success': { zh: '成功', en: 'Success' },
+  'audit.failure': { zh: '失败', en: 'Failure' },
+  'audit.node': { zh: '节点', en: 'Node' },
+});

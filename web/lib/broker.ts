@@ -1,0 +1,125 @@
+/**
+ * The one place that knows the broker the console talks to: its version, edition and the
+ * user's role, read at login (session.ts), turned into named capabilities. Screens ask
+ * `has('pluginSchema')`, never compare versions; request bodies lose the fields the broker
+ * would refuse in one place (`pruneBody`, called by api.ts for every write).
+ * It does not probe the broker: what a version serves comes from the tables below, checked
+ * against the broker's source (tags v5.5.1 and v5.8.9, api/corrections.md).
+ */
+import { setBodyFilter } from './api.ts';
+import { isEnterprise, session } from './session.ts';
+
+/**
+ * The oldest broker the console supports. An unknown version (a session stored before the
+ * version was kept, or a login answer without it) is read as this one: every 5.8 addition is
+ * then left out of requests and optional in answers, which every supported broker accepts.
+ */
+export const OLDEST_VERSION = '5.5.1';
+
+/** Compares dotted versions numerically (`5.10.0` > `5.8.9`); a suffix such as `-rc.1` is ignored. */
+export function compareVersions(a: string, b: string): number {
+  const parts = (v: string) => v.replace(/^v|[-+].*$/g, '').split('.').map((n) => Number.parseInt(n, 10) || 0);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < Math.max(x.length, y.length); i += 1) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0);
+    if (d) return d;
+  }
+  return 0;
+}
+
+interface Capability {
+  /** First broker version that has it. */
+  since?: string;
+  /** Only the Enterprise edition has it (`is_community_umbrella_app` in the tag's rebar.config.erl). */
+  enterprise?: boolean;
+}
+
+/** What differs between the supported brokers, by name. */
+export const CAPABILITIES = {
+  /** Actions and sources list the ids of the rules using them (`rules`). */
+  actionsCarryRules: { since: '5.8.0' },
+  /** `created_at` / `last_modified_at` on actions and sources. */
+  bridgeTimestamps: { since: '5.8.5' },
+  /** Built-in database authorization `max_rules`. */
+  authzMaxRules: { since: '5.8.0' },
+  /** JWT authenticator `disconnect_after_expire`. */
+  jwtDisconnectAfterExpire: { since: '5.8.0' },
+  /** Built-in database authenticator `bootstrap_file` / `bootstrap_type`. */
+  authnBootstrap: { since: '5.8.0' },
+  /** `GET /plugins/{id}/schema`, `GET|PUT /plugins/{id}/config`. */
+  pluginSchema: { since: '5.8.0' },
+  /** `POST /authentication/{id}/import_users` answers 200 with counts (204 and no body before). */
+  importUsersCounts: { since: '5.8.2' },
+  /** `POST /data/export` takes `table_sets` / `root_keys` (before: no body, everything exported). */
+  backupSelection: { since: '5.8.0' },
+  /** `GET /clients_v2` (cursor paging); `/clients` otherwise. */
+  clientsV2: { since: '5.8.0' },
+  /** `GET /actions_summary`, `/sources_summary`, `/source_types`. */
+  summaries: { since: '5.8.0' },
+  /** `PUT /authentication/order`, `PUT /authorization/sources/order`; one move at a time otherwise. */
+  orderEndpoints: { since: '5.8.0' },
+  /** `/schema_registry_external*`. */
+  externalSchemaRegistry: { since: '5.8.0', enterprise: true },
+  license: { enterprise: true },
+  schemaRegistry: { enterprise: true },
+  audit: { enterprise: true },
+  sso: { enterprise: true },
+  fileTransfer: { enterprise: true },
+  /** Dashboard user and API key `role`. */
+  rbac: { enterprise: true },
+  /** Connector and action types beyond `http` and `mqtt`. */
+  enterpriseBridges: { enterprise: true },
+} satisfies Record<string, Capability>;
+
+export type CapabilityName = keyof typeof CAPABILITIES;
+
+/** Connector and action types a Community broker has. */
+export const COMMUNITY_BRIDGE_TYPES = ['http', 'mqtt'];
+
+export interface BrokerProfile {
+  version: string;
+  edition: string;
+  role?: string;
+}
+
+/**
+ * Enterprise only when the login said so (`ee`): an unknown edition (an older stored session) is
+ * read as Community, so the console sends nothing a Community broker refuses (such as `role`)
+ * and offers no screen it lacks; logging in again brings the Enterprise screens back.
+ */
+const enterprise = (profile: BrokerProfile) => isEnterprise(profile.edition);
+
+/** Whether the broker of `profile` (the logged-in one by default) has `name`. */
+export function has(name: CapabilityName, profile: BrokerProfile = session): boolean {
+  const cap: Capability = CAPABILITIES[name];
+  if (cap.enterprise && !enterprise(profile)) return false;
+  return !cap.since || compareVersions(profile.version || OLDEST_VERSION, cap.since) >= 0;
+}
+
+/** Whether the user may change things: a `viewer` (Enterprise RBAC) sees the console read-only. */
+export function canWrite(profile: BrokerProfile = session): boolean {
+  return !(has('rbac', profile) && profile.role === 'viewer');
+}
+
+/**
+ * Body fields a broker refuses (hocon `unknown_fields`) unless it has the capability, by the
+ * paths that take them. `authentication` also matches gateway and listener authenticators.
+ */
+export const BODY_FIELDS: { path: RegExp; fields: string[]; requires: CapabilityName }[] = [
+  { path: /^\/authorization\/sources(\/built_in_database)?$/, fields: ['max_rules'], requires: 'authzMaxRules' },
+  { path: /\/authentication(\/[^/]+)?$/, fields: ['disconnect_after_expire'], requires: 'jwtDisconnectAfterExpire' },
+  { path: /\/authentication(\/[^/]+)?$/, fields: ['bootstrap_file', 'bootstrap_type'], requires: 'authnBootstrap' },
+  { path: /^\/data\/export$/, fields: ['table_sets', 'root_keys'], requires: 'backupSelection' },
+  { path: /^\/(users|api_key)(\/[^/]+)?$/, fields: ['role'], requires: 'rbac' },
+];
+
+/** The body of `method path` without the fields this broker would refuse (a copy when any is dropped). */
+export function pruneBody(method: string, path: string, body: unknown, profile: BrokerProfile = session): unknown {
+  if (method === 'GET' || method === 'DELETE' || !body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const bare = '/' + path.replace(/^\//, '').split('?')[0];
+  const drop = BODY_FIELDS.filter((rule) => rule.path.test(bare) && !has(rule.requires, profile)).flatMap((rule) => rule.fields);
+  if (!drop.some((field) => field in body)) return body;
+  return Object.fromEntries(Object.entries(body).filter(([key]) => !drop.includes(key)));
+}
+
+setBodyFilter(pruneBody);
