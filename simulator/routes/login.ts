@@ -34,11 +34,7 @@ export default async function login(app: FastifyInstance): Promise<void> {
   app.post<{ Body: LoginBody }>('/login', { schema: loginSchema, config: { public: true } }, async (request) => {
     const { username, password } = request.body;
     const guard = store.loginGuard;
-    if (!guard.admitIp(request.ip)) {
-      throw apiError(429, 'TOO_MANY_REQUESTS', 'Too many login attempts, try again later',
-        { 'retry-after': String(guard.retryAfterSeconds(request.ip)) });
-    }
-    if (guard.isLocked(username)) throw apiError(401, 'LOGIN_LOCKED', 'Login locked');
+    guard.admit(request.ip, username);
     if (!(await store.users.verify(username, password))) {
       guard.recordFailure(username);
       throw apiError(401, 'BAD_USERNAME_OR_PWD', 'Auth failed');

@@ -9,6 +9,7 @@ import { resolveRef, type SchemaDocument, type SchemaProp } from '../lib/schemas
 import { isBytesize, isDuration } from '../lib/units.ts';
 import { isEmpty, type Rule } from '../lib/validators.ts';
 import type { FieldDecl } from './resource.ts';
+import { has, type CapabilityName } from '../lib/broker.ts';
 
 defineMessages({
   'schemaForm.badDuration': { zh: '请输入正确的时长，例如 15s', en: 'Please enter a valid duration, e.g. 15s' },
@@ -23,6 +24,8 @@ export interface SchemaOverrides {
   /** Only these names (a name also includes what lies under it: `console` → `console.level`). */
   include?: string[];
   hidden?: string[];
+  /** Names shown only when the broker has the capability (a name includes what lies under it). */
+  requires?: Record<string, CapabilityName>;
   /** Names placed first, in this order; the rest follow in schema order. */
   order?: string[];
   /** Sections: i18n title and the names under it, in order; fields of no group follow. */
@@ -119,6 +122,7 @@ export function schemaFields(doc: SchemaDocument, component: string, overrides: 
   const prefix = overrides.labelPrefix ?? 'config';
   let fields: SchemaField[] = found
     .filter((f) => (!overrides.include || under(overrides.include, f.name)) && !under(overrides.hidden, f.name))
+    .filter((f) => !Object.entries(overrides.requires ?? {}).some(([name, cap]) => under([name], f.name) && !has(cap)))
     .map((f) => {
       const last = f.name.split('.').pop()!;
       const key = `${prefix}.${camel(f.name.replace(/\./g, '_'))}`;

@@ -1,5 +1,13 @@
-/** System > Audit log (Enterprise): `GET /audit`, paged and filtered by the server, newest first. */
+/**
+ * System > Audit log (Enterprise): `GET /audit`, paged and filtered by the server, newest first.
+ * The broker records nothing while `log.audit.enable` is off (its default) and then answers 400
+ * "Audit is disabled"; the page says so and points to the Log settings instead of failing.
+ */
+import { api } from '../../lib/api.ts';
 import { formatDateTime } from '../../lib/format.ts';
+import { t } from '../../lib/i18n.ts';
+import { useRemote } from '../../lib/resources.ts';
+import { Loading } from '../../ui/States.tsx';
 import { pageList, type ResourceDecl } from '../../ui/resource.ts';
 import { ResourcePage } from '../../ui/ResourcePage.tsx';
 import './license/messages.ts';
@@ -40,5 +48,16 @@ const audit: ResourceDecl<AuditEntry> = {
 };
 
 export default function AuditPage() {
+  const log = useRemote('configs/log', (signal) => api.get<{ audit?: { enable?: boolean } }>('/configs/log', { signal }));
+  if (log.loading && !log.data) return <Loading />;
+  if (log.data?.audit?.enable === false) {
+    return (
+      <section data-test="audit-disabled">
+        <h2>{t('audit.title')}</h2>
+        <p>{t('audit.disabled')}</p>
+        <a href="#/log">{t('audit.openLog')}</a>
+      </section>
+    );
+  }
   return <ResourcePage decl={audit} />;
 }

@@ -9,6 +9,7 @@ export const messages = defineMessages({
   'config.opentelemetry': { zh: 'OpenTelemetry', en: 'OpenTelemetry' },
   'config.consoleHandler': { zh: '控制台日志', en: 'Console Handler' },
   'config.fileHandler': { zh: '文件日志', en: 'File Handler' },
+  'config.auditHandler': { zh: '审计日志', en: 'Audit Log' },
   'config.badRate': { zh: '请输入格式正确的速率配置', en: 'Please enter a properly formatted rate configuration' },
   'config.zeroUnlimited': { zh: '0 表示不限制', en: '0 means unlimited' },
   'config.zeroNever': { zh: '0 表示永不', en: '0 means never' },

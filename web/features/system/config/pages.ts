@@ -56,10 +56,12 @@ export const logPage: ConfigPageDecl = {
   sections: [{
     name: 'log', path: '/configs/log', component: 'emqx.log',
     overrides: {
-      hidden: ['audit'],
+      // The audit handler exists on Enterprise only (emqx_audit); Community brokers refuse it.
+      requires: { audit: 'audit' },
       groups: [
         { title: 'config.consoleHandler', fields: ['console.enable', 'console.level', 'console.formatter', 'console.time_offset'] },
         { title: 'config.fileHandler', fields: ['file.enable', 'file.level', 'file.path', 'file.rotation_count', 'file.rotation_size', 'file.formatter', 'file.time_offset'] },
+        { title: 'config.auditHandler', fields: ['audit.enable', 'audit.max_filter_size', 'audit.ignore_high_frequency_request', 'audit.path', 'audit.rotation_count', 'audit.rotation_size', 'audit.time_offset'] },
       ],
     },
   }],

@@ -18,6 +18,8 @@ export const messages = defineMessages({
   'license.percentFormat': { zh: '请输入百分比，例如 75%', en: 'Enter a percentage, e.g. 75%' },
   'license.settingsSaved': { zh: '设置已保存', en: 'Settings saved' },
   'audit.empty': { zh: '暂无审计日志', en: 'No audit log entries' },
+  'audit.disabled': { zh: '审计日志未启用：开启后，经由控制台和 API 的每次变更都会被记录。', en: 'Audit logging is turned off. Once it is on, every change made through the console or the API is recorded here.' },
+  'audit.openLog': { zh: '前往日志设置开启审计日志', en: 'Turn it on in the Log settings' },
   'audit.createdAt': { zh: '时间', en: 'Time' },
   'audit.source': { zh: '操作者', en: 'Operator' },
   'audit.sourceIp': { zh: '来源 IP', en: 'Source IP' },
