@@ -11,6 +11,8 @@ import { toValues, type KindDecl } from '../../web/features/access-control/block
 import { fakeApi } from '../helpers/fakeApi.ts';
 import { act } from 'preact/test-utils';
 import { byTest, cleanup, click, mount, reset, submit, type, waitFor, signedInAt } from '../helpers/render.tsx';
+import { parseProfile, walkFields } from '../../simulator/store/profile.ts';
+import { isEnterprise, session } from '../../web/lib/session.ts';
 
 type Obj = Record<string, unknown>;
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
@@ -81,6 +83,18 @@ async function applyVariant(form: HTMLElement, variant: Variant | undefined): Pr
   }
 }
 
+/**
+ * The fields of `body` that the signed-in broker's release lacks, by the simulator's profile
+ * table (simulator/store/profile.ts): the console must never send them (hocon refuses unknown
+ * fields). An unknown version is read as the oldest supported, 5.5.1, as the console does.
+ */
+function refusedBy(path: string, body: Obj): string[] {
+  const profile = parseProfile(session.version || '5.5.1', isEnterprise() ? 'ee' : 'ce');
+  const found: string[] = [];
+  for (const fields of profile.missingFields(path)) walkFields(body, fields, (_holder, key) => found.push(key));
+  return found;
+}
+
 const secretsOf = (kind: KindDecl) => kind.fields.filter((f) => f.kind === 'secret').map((f) => f.name);
 
 for (const { id, kind, variant, label } of cases(AUTHN_KINDS)) {
@@ -104,6 +118,7 @@ for (const { id, kind, variant, label } of cases(AUTHN_KINDS)) {
     await submit(form);
     await waitFor(() => api.calls.some((c) => c.method === 'POST'));
     const created = api.calls.find((c) => c.method === 'POST')!.body as Obj;
+    assert.equal(refusedBy('/authentication', created), [], 'fields the broker release lacks');
     assert.is(created.mechanism, mechanism);
     assert.is(created.backend, backend);
     if (variant) assert.equal(variant.field.split('.').reduce<unknown>((at, key) => (at as Obj | undefined)?.[key], created), variant.value, 'the variant was sent');
@@ -148,6 +163,7 @@ for (const { id: type, kind, variant, label } of cases(AUTHZ_KINDS)) {
     await submit(form);
     await waitFor(() => api.calls.some((c) => c.method === 'POST'));
     const created = api.calls.find((c) => c.method === 'POST')!.body as Obj;
+    assert.equal(refusedBy('/authorization/sources', created), [], 'fields the broker release lacks');
     assert.is(created.type, type);
     assert.is(created.enable, true);
     if (variant) assert.equal(variant.field.split('.').reduce<unknown>((at, key) => (at as Obj | undefined)?.[key], created), variant.value, 'the variant was sent');
