@@ -157,8 +157,10 @@ export default async function clients(app: FastifyInstance): Promise<void> {
     return reply.code(204).send();
   });
 
+  // Formatted by emqx_mgmt_api_subscriptions.erl format/2, `durable` included (5.8; the profile
+  // leaves it out before).
   app.get<{ Params: ClientParams }>('/clients/:clientid/subscriptions', { schema: { params } }, async (request) =>
-    store.clients.subscriptionsOf(store.clients.get(request.params.clientid)));
+    store.clients.subscriptionsOf(store.clients.get(request.params.clientid)).map((s) => ({ ...s, durable: false })));
 
   app.post<{ Params: ClientParams; Body: SubscribeRequest }>('/clients/:clientid/subscribe', {
     schema: { params, body: subscribeBody },

@@ -99,6 +99,7 @@ export const FIELDS: readonly FieldRow[] = [
   // emqx_mgmt.erl node_info / emqx_stats.erl / emqx_metrics.erl.
   { paths: ['/nodes', '/nodes/:node'], fields: ['[]/cluster_sessions', 'cluster_sessions'], since: '5.6.0' },
   { paths: ['/subscriptions'], fields: ['data/[]/durable'], since: '5.6.0' },
+  { paths: ['/clients/:clientid/subscriptions'], fields: ['[]/durable'], since: '5.6.0' },
   { paths: ['/stats'], fields: ['cluster_sessions.*', '[]/cluster_sessions.*'], since: '5.6.0' },
   { paths: ['/metrics'], fields: ['messages.persisted', 'messages.validation_*', 'messages.transformation_*', '[]/messages.persisted', '[]/messages.validation_*', '[]/messages.transformation_*'], since: '5.6.0' },
   // emqx_schema.erl `mqtt` fields added after 5.5.

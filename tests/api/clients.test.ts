@@ -80,8 +80,8 @@ test('a TCP client shows in /clients within a second with what its CONNECT said'
   assert.equal(Object.keys(detail.json).sort(), Object.keys(row).sort());
   const subs = (await get('/api/v5/clients/row-1/subscriptions')).json;
   assert.equal(subs, [
-    { node: 'emqx@node1', topic: 'row/a', clientid: 'row-1', qos: 1, nl: 0, rap: 0, rh: 0 },
-    { node: 'emqx@node1', topic: 'row/+/b', clientid: 'row-1', qos: 0, nl: 0, rap: 0, rh: 0 },
+    { node: 'emqx@node1', topic: 'row/a', clientid: 'row-1', qos: 1, nl: 0, rap: 0, rh: 0, durable: false },
+    { node: 'emqx@node1', topic: 'row/+/b', clientid: 'row-1', qos: 0, nl: 0, rap: 0, rh: 0, durable: false },
   ]);
 });
 

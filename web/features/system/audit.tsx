@@ -27,23 +27,23 @@ interface AuditEntry {
 
 const audit: ResourceDecl<AuditEntry> = {
   name: 'audit',
-  title: 'audit.title',
+  title: 'auditLog.title',
   rowKey: (a) => `${a.node} ${a.created_at} ${a.operation_id}`,
   list: pageList<AuditEntry>('/audit'),
-  empty: 'audit.empty',
+  empty: 'auditLog.empty',
   filters: [
-    { name: 'source', label: 'audit.source' },
-    { name: 'operation_type', label: 'audit.operationType' },
-    { name: 'operation_result', label: 'audit.result', kind: 'select', options: [{ value: '', label: 'common.all' }, { value: 'success', label: 'audit.success' }, { value: 'failure', label: 'audit.failure' }] },
+    { name: 'source', label: 'auditLog.source' },
+    { name: 'operation_type', label: 'auditLog.operationType' },
+    { name: 'operation_result', label: 'auditLog.result', kind: 'select', options: [{ value: '', label: 'common.all' }, { value: 'success', label: 'auditLog.success' }, { value: 'failure', label: 'auditLog.failure' }] },
   ],
   columns: [
-    { key: 'created_at', title: 'audit.createdAt', text: (a) => <span class="nowrap">{formatDateTime(a.created_at)}</span> },
-    { key: 'source', title: 'audit.source' },
-    { key: 'source_ip', title: 'audit.sourceIp', optional: true },
-    { key: 'operation_type', title: 'audit.operationType' },
-    { key: 'operation_id', title: 'audit.operation', text: (a) => `${a.http_method?.toUpperCase() ?? ''} ${a.operation_id}` },
-    { key: 'operation_result', title: 'audit.result', text: (a) => `${a.operation_result} (${a.http_status_code})` },
-    { key: 'node', title: 'audit.node', optional: true, hidden: true },
+    { key: 'created_at', title: 'auditLog.createdAt', text: (a) => <span class="nowrap">{formatDateTime(a.created_at)}</span> },
+    { key: 'source', title: 'auditLog.source' },
+    { key: 'source_ip', title: 'auditLog.sourceIp', optional: true },
+    { key: 'operation_type', title: 'auditLog.operationType' },
+    { key: 'operation_id', title: 'auditLog.operation', text: (a) => `${a.http_method?.toUpperCase() ?? ''} ${a.operation_id}` },
+    { key: 'operation_result', title: 'auditLog.result', text: (a) => `${a.operation_result} (${a.http_status_code})` },
+    { key: 'node', title: 'auditLog.node', optional: true, hidden: true },
   ],
 };
 
@@ -53,9 +53,9 @@ export default function AuditPage() {
   if (log.data?.audit?.enable === false) {
     return (
       <section data-test="audit-disabled">
-        <h2>{t('audit.title')}</h2>
-        <p>{t('audit.disabled')}</p>
-        <a href="#/log">{t('audit.openLog')}</a>
+        <h2>{t('auditLog.title')}</h2>
+        <p>{t('auditLog.disabled')}</p>
+        <a href="#/log">{t('auditLog.openLog')}</a>
       </section>
     );
   }

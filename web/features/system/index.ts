@@ -22,7 +22,7 @@ defineMessages({
   'cluster.title': { zh: '集群', en: 'Cluster' },
   'config.basic': { zh: '基础配置', en: 'Basic Config' },
   'license.title': { zh: 'License', en: 'License' },
-  'audit.title': { zh: '审计日志', en: 'Audit Log' },
+  'auditLog.title': { zh: '审计日志', en: 'Audit Log' },
 });
 
 /** The broker configuration screens share one lazy chunk (config/screens.ts). */
@@ -50,6 +50,6 @@ export const system: Feature = {
     { path: '/basic-config', title: 'config.basic', load: screen('BasicConfigPage'), menu: { group: 'system', order: 10 } },
     { path: '/cluster', title: 'cluster.title', load: screen('ClusterPage'), menu: { group: 'system', order: 45 } },
     { path: '/license', title: 'license.title', load: screen('LicensePage'), menu: { group: 'system', order: 85 }, requires: 'license' },
-    { path: '/audit', title: 'audit.title', load: screen('AuditPage'), menu: { group: 'system', order: 90 }, requires: 'audit' },
+    { path: '/audit', title: 'auditLog.title', load: screen('AuditPage'), menu: { group: 'system', order: 90 }, requires: 'audit' },
   ],
 };
