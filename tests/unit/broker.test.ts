@@ -38,6 +38,12 @@ test('bodies lose the fields the broker would refuse, and only on the paths that
   assert.is(pruneBody('POST', '/authentication/x/import_users', users, ee55), users);
 });
 
+test('OpenTelemetry left the Community build in 5.8: 5.5 Community and every Enterprise have it', () => {
+  assert.ok(has('openTelemetry', { version: '5.5.1', edition: 'ce' }));
+  assert.ok(has('openTelemetry', { version: '5.8.9', edition: 'ee' }));
+  assert.not.ok(has('openTelemetry', { version: '5.8.9', edition: 'ce' }));
+});
+
 test('only an Enterprise viewer is read-only', () => {
   assert.not.ok(canWrite({ ...ee55, role: 'viewer' }));
   assert.ok(canWrite({ ...ee55, role: 'administrator' }));

@@ -32,6 +32,8 @@ interface Capability {
   since?: string;
   /** Only the Enterprise edition has it (`is_community_umbrella_app` in the tag's rebar.config.erl). */
   enterprise?: boolean;
+  /** From this version on only the Enterprise edition has it (it left the Community build). */
+  enterpriseSince?: string;
 }
 
 /** What differs between the supported brokers, by name. */
@@ -69,6 +71,8 @@ export const CAPABILITIES = {
   rbac: { enterprise: true },
   /** Connector and action types beyond `http` and `mqtt`. */
   enterpriseBridges: { enterprise: true },
+  /** `/opentelemetry`: emqx_opentelemetry is an Enterprise application in 5.8 (rebar.config.erl). */
+  openTelemetry: { enterpriseSince: '5.8.0' },
 } satisfies Record<string, Capability>;
 
 export type CapabilityName = keyof typeof CAPABILITIES;
@@ -92,8 +96,10 @@ const enterprise = (profile: BrokerProfile) => isEnterprise(profile.edition);
 /** Whether the broker of `profile` (the logged-in one by default) has `name`. */
 export function has(name: CapabilityName, profile: BrokerProfile = session): boolean {
   const cap: Capability = CAPABILITIES[name];
+  const version = profile.version || OLDEST_VERSION;
   if (cap.enterprise && !enterprise(profile)) return false;
-  return !cap.since || compareVersions(profile.version || OLDEST_VERSION, cap.since) >= 0;
+  if (cap.enterpriseSince && !enterprise(profile) && compareVersions(version, cap.enterpriseSince) >= 0) return false;
+  return !cap.since || compareVersions(version, cap.since) >= 0;
 }
 
 /** Whether the user may change things: a `viewer` (Enterprise RBAC) sees the console read-only. */

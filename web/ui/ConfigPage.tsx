@@ -17,10 +17,13 @@ import { SchemaForm } from './SchemaForm.tsx';
 import type { SchemaOverrides } from './schemaFields.ts';
 import { Failed, Loading } from './States.tsx';
 import { Tabs } from './Tabs.tsx';
+import { has, type CapabilityName } from '../lib/broker.ts';
 
 export interface ConfigSection {
   /** Used for `data-test` (`config-<name>`) and reloads. */
   name: string;
+  /** The broker capability the section's endpoint needs; without it the section is left out. */
+  requires?: CapabilityName;
   /** i18n key of the section heading (pages with several sections). */
   title?: string;
   /** The endpoint read with GET and written with PUT, e.g. `/configs/sys_topics`. */
@@ -90,7 +93,7 @@ export function ConfigPage({ decl }: { decl: ConfigPageDecl }) {
     <section class="config-page" data-test="config-page">
       <header class="page-head"><h2>{t(decl.title)}</h2></header>
       {decl.tabs && <Tabs tabs={decl.tabs.map((tab) => ({ key: tab.path, title: tab.title }))} active={decl.active ?? ''} onChange={(path) => void navigate(path)} />}
-      {decl.sections.map((section) => <Section key={section.path + (section.key ?? '')} section={section} />)}
+      {decl.sections.filter((section) => !section.requires || has(section.requires)).map((section) => <Section key={section.path + (section.key ?? '')} section={section} />)}
     </section>
   );
 }

@@ -89,7 +89,7 @@ export const monitoringPages: Record<string, ConfigPageDecl> = {
         after: () => createElement(PrometheusHelp, {}),
       },
       {
-        name: 'opentelemetry', title: 'config.opentelemetry', path: '/opentelemetry', component: 'opentelemetry.opentelemetry',
+        name: 'opentelemetry', title: 'config.opentelemetry', path: '/opentelemetry', component: 'opentelemetry.opentelemetry', requires: 'openTelemetry',
         overrides: {
           include: ['exporter.endpoint', 'metrics', 'logs.enable', 'logs.level', 'traces.enable', 'traces.filter.trace_all'],
           order: ['exporter', 'metrics', 'logs.enable', 'logs', 'traces'],
