@@ -7,8 +7,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { openConsole, type ConsoleSession } from '../helpers/browser.ts';
-import { connectMqtt, endMqtt, login, request, waitFor } from '../helpers/simulator.ts';
+import { loginAsAdmin, openConsole, openPage, type ConsoleSession } from '../helpers/browser.ts';
+import { connectMqtt, endMqtt, login, request, spawnSimulator, waitFor } from '../helpers/simulator.ts';
 
 interface Received { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }
 
@@ -181,6 +181,29 @@ test('SQL test: the console shows the same output as POST /rule_test for the sam
   assert.is(direct3.status, 412);
   assert.is(direct3.json.message, 'SQL Not Match');
   assert.equal(session.w.errors, []);
+});
+
+test('webhook list on a 5.8.9 broker (actions carry their rules) shows the webhook created in the console, as on 5.5.1 above', async () => {
+  const sim = await spawnSimulator(['--seed', 'empty', '--emqx-version', '5.8.9']);
+  const w = await openPage(session.browser);
+  try {
+    await loginAsAdmin(w.page, sim.baseUrl);
+    const p = w.page;
+    await p.goto(`${sim.baseUrl}/#/webhook/create`);
+    const form = '[data-test=webhook-form]';
+    await p.waitForSelector(form);
+    await p.fill(`${form} [data-test=field-name]`, 'later');
+    await p.fill(`${form} [data-test=field-triggers]`, 'shop/+/later');
+    await p.fill(`${form} [data-test=field-url]`, `http://127.0.0.1:${port}/later`);
+    await p.click(`${form} [data-test=form-submit]`);
+    await p.waitForSelector('[data-test=webhook-row][data-key=later]');
+    const adminToken = await login(sim.baseUrl);
+    const actions = (await request(sim.baseUrl, 'GET', '/api/v5/actions', { token: adminToken })).json as { name: string; rules?: string[] }[];
+    assert.ok(actions.some((a) => a.name === 'later_WH_D' && Array.isArray(a.rules) && a.rules.length === 1), '5.8.9 actions list their rules');
+  } finally {
+    await w.page.context().close();
+    await sim.kill();
+  }
 });
 
 test.run();
