@@ -12,7 +12,7 @@ import { SELF_NODE } from './cluster.ts';
 import type { StoreContext } from './context.ts';
 import { insideDir } from './inside-dir.ts';
 import type { PersistedState } from './state.ts';
-import { ArchiveError, targz, untargz, type ArchiveLimits } from './tar.ts';
+import { ArchiveError, MiB, targz, untargz, type ArchiveLimits } from './tar.ts';
 import { rfc3339 } from './time.ts';
 
 export interface BackupFileView {
@@ -36,7 +36,6 @@ const TABLE_SETS: Record<string, (keyof PersistedState)[]> = {
   dashboard_users: ['users'],
   api_keys: ['api_keys'],
 };
-const MiB = 1024 * 1024;
 /** Caps on a backup archive (security.md S21); only META.hocon and cluster.hocon are kept. */
 export const BACKUP_LIMITS: ArchiveLimits = {
   maxCompressedBytes: 64 * MiB,

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { apiError } from '../plugins/errors.ts';
 import type { StoreContext } from './context.ts';
 import { insideDir } from './inside-dir.ts';
-import { ArchiveError, untargz, type ArchiveLimits } from './tar.ts';
+import { ArchiveError, MiB, untargz, type ArchiveLimits } from './tar.ts';
 
 /** A plugin as persisted: its release.json, README, run state and config. */
 export interface PluginRecord {
@@ -32,7 +32,6 @@ export interface PluginView extends Record<string, unknown> {
 }
 
 export const PLUGIN_ID = /^[A-Za-z]+[A-Za-z0-9-_.]*$/;
-const MiB = 1024 * 1024;
 /**
  * Caps on a package (security.md S21): the upload itself, what it inflates to, its entries. Only
  * the few metadata files are kept in memory, each at most 1 MiB; the rest is counted and dropped.

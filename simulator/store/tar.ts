@@ -31,7 +31,7 @@ export interface ArchiveLimits {
   maxKeptBytes: number;
 }
 
-const MiB = 1024 * 1024;
+export const MiB = 1024 * 1024;
 
 export const DEFAULT_LIMITS: ArchiveLimits = {
   maxCompressedBytes: 64 * MiB,
