@@ -120,6 +120,18 @@ const checkedString = function (this: ParserLike): string | null {
   return value;
 };
 
+// A protocol level other than 3, 4 or 5: emqx_packet.erl (v5.5.1) check_proto_ver answers
+// RC_UNSUPPORTED_PROTOCOL_VERSION, written for a pre-5 level as the 3.1.1 return code 1
+// (emqx_reason_codes:compat(connack, 16#84)); the parser refuses the level, so the CONNACK is
+// written here before its error closes the connection.
+const UNACCEPTABLE_PROTOCOL = Buffer.from([0x20, 0x02, 0x00, 0x01]);
+const connOf = new WeakMap<ParserLike, { write(bytes: Buffer): unknown }>();
+let emitError: ((this: ParserLike, err: Error) => void) | null = null;
+const answeringError = function (this: ParserLike, err: Error): void {
+  if (err.message === 'Invalid protocol version' && this.packet.cmd === 'connect') connOf.get(this)?.write(UNACCEPTABLE_PROTOCOL);
+  (emitError as (this: ParserLike, err: Error) => void).call(this, err);
+};
+
 function isWildcard(filter: string): boolean {
   return filter.split('/').some((level) => level === '#' || level === '+');
 }
@@ -155,6 +167,9 @@ export function installMqttLimits(broker: Aedes, store: Store): void {
       parser._parseLength = limitedLength;
       parseString ??= parser._parseString;
       parser._parseString = checkedString;
+      emitError ??= parser._emitError;
+      parser._emitError = answeringError;
+      connOf.set(parser, (client as unknown as { conn: { write(bytes: Buffer): unknown } }).conn);
     }
     return client;
   };
