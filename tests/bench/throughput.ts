@@ -1,9 +1,9 @@
 // Child process of the MQTT throughput benchmark: publishers send QoS 0 messages to `tp/<k>` and
-// subscribers to `tp/+` count what the broker delivers. The send side keeps at most --window
-// deliveries outstanding, so the figure is what the broker forwards, not what piles up in
-// buffers. Prints `{"rate": deliveries per second, ...}` after --warmup + --seconds.
+// subscribers to `tp/+` count what the broker delivers, all speaking MQTT 3.1.1 (or 5.0 with
+// --protocol 5). The send side keeps at most --window deliveries outstanding, so the figure is
+// what the broker forwards, not what piles up in buffers. Prints `{"rate": deliveries per second, ...}` after --warmup + --seconds.
 import net from 'node:net';
-import { connect, packetCounter, publish, subscribe } from './wire.ts';
+import { connect, packetCounter, publish, subscribe, type Level } from './wire.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -15,6 +15,7 @@ const warmup = arg('warmup', 1);
 const publishers = arg('publishers', 4);
 const subscribers = arg('subscribers', 2);
 const window = arg('window', 4000);
+const level = arg('protocol', 4) as Level;
 
 let received = 0;
 let sent = 0;
@@ -33,14 +34,14 @@ function open(id: string, first: Buffer, until: number): Promise<net.Socket> {
     }));
     // Refill as deliveries arrive, once half the window has drained.
     socket.on('data', () => pubs.length === publishers && sent * subscribers - received - forgotten < window / 2 && topUp());
-    socket.write(first.length ? Buffer.concat([connect(id), first]) : connect(id));
+    socket.write(first.length ? Buffer.concat([connect(id, level), first]) : connect(id, level));
   });
 }
 
 const stamp = Date.now().toString(36);
-for (let s = 0; s < subscribers; s++) await open(`tp-sub-${stamp}-${s}`, subscribe(1, 'tp/+'), 0x90);
+for (let s = 0; s < subscribers; s++) await open(`tp-sub-${stamp}-${s}`, subscribe(1, 'tp/+', 0, level), 0x90);
 for (let p = 0; p < publishers; p++) pubs.push(await open(`tp-pub-${stamp}-${p}`, Buffer.alloc(0), 0x20));
-const packets = pubs.map((_, p) => publish(`tp/${p}`, Buffer.alloc(64, 0x61)));
+const packets = pubs.map((_, p) => publish(`tp/${p}`, Buffer.alloc(64, 0x61), level));
 
 // Tops the outstanding deliveries up to the window, in batches written to each publisher.
 let stalledSince = 0;

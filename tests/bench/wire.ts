@@ -1,5 +1,6 @@
-// Minimal MQTT 3.1.1 packet encoding for the load processes: thousands of raw sockets cost far
-// less than thousands of mqtt.js clients, so the load generator never becomes the bottleneck.
+// Minimal MQTT 3.1.1 and 5.0 packet encoding for the load processes: thousands of raw sockets cost
+// far less than thousands of mqtt.js clients, so the load generator never becomes the bottleneck.
+// MQTT 5 packets carry an empty properties block where the protocol has one.
 
 /** The variable-length "remaining length" field of the fixed header. */
 function remainingLength(n: number): Buffer {
@@ -22,19 +23,25 @@ function packet(type: number, body: Buffer): Buffer {
   return Buffer.concat([Buffer.from([type]), remainingLength(body.length), body]);
 }
 
+/** The protocol level: 4 (MQTT 3.1.1) or 5 (MQTT 5.0). */
+export type Level = 4 | 5;
+
+const NO_PROPERTIES = Buffer.from([0]);
+const none = Buffer.alloc(0);
+
 /** CONNECT with clean session and keepalive 0, so idle clients need no pings. */
-export function connect(clientId: string): Buffer {
-  return packet(0x10, Buffer.concat([str('MQTT'), Buffer.from([4, 0x02, 0, 0]), str(clientId)]));
+export function connect(clientId: string, level: Level = 4): Buffer {
+  return packet(0x10, Buffer.concat([str('MQTT'), Buffer.from([level, 0x02, 0, 0]), level === 5 ? NO_PROPERTIES : none, str(clientId)]));
 }
 
 /** SUBSCRIBE to one filter at the given QoS. */
-export function subscribe(packetId: number, filter: string, qos = 0): Buffer {
-  return packet(0x82, Buffer.concat([Buffer.from([packetId >> 8, packetId & 0xff]), str(filter), Buffer.from([qos])]));
+export function subscribe(packetId: number, filter: string, qos = 0, level: Level = 4): Buffer {
+  return packet(0x82, Buffer.concat([Buffer.from([packetId >> 8, packetId & 0xff]), level === 5 ? NO_PROPERTIES : none, str(filter), Buffer.from([qos])]));
 }
 
 /** A QoS 0 PUBLISH. */
-export function publish(topic: string, payload: Buffer): Buffer {
-  return packet(0x30, Buffer.concat([str(topic), payload]));
+export function publish(topic: string, payload: Buffer, level: Level = 4): Buffer {
+  return packet(0x30, Buffer.concat([str(topic), level === 5 ? NO_PROPERTIES : none, payload]));
 }
 
 /**
