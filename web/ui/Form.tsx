@@ -2,13 +2,14 @@
  * A form rendered from field declarations: client rules on blur and submit, server validation
  * errors shown at the field (via `handleError`), a busy submit button, and the unsaved-edits
  * guard while values differ from the initial ones. Fields the broker lacks (`FieldDecl.requires`)
- * are left out; a read-only user (`canWrite`) gets a disabled submit unless `anyRole` says the
- * form is theirs to use (their own password).
+ * are left out; a read-only user (`canWrite`) gets the fields and submit disabled and no extra
+ * actions, unless `anyRole` says the form is theirs to use (their own password).
  * Example: `<Form fields={[{ name: 'username', label: 'users.username', required: true }]} onSubmit={save} />`.
  */
 import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'react';
 import { canWrite, has } from '../lib/broker.ts';
+import { Writable } from './Writable.tsx';
 import { handleError } from '../lib/errors.ts';
 import { t } from '../lib/i18n.ts';
 import { useUnsavedGuard } from '../lib/navigation.ts';
@@ -102,6 +103,7 @@ export function Form(props: {
 
   return (
     <form onSubmit={submit} noValidate data-test={props.test}>
+      <Writable anyRole={props.anyRole}>
       {props.fields.filter((field) => supported(field) && shown(field, values)).map((field, index, list) => {
         const id = `${prefix}-${field.name}`;
         const Widget = widgets[field.kind ?? 'text'];
@@ -130,9 +132,10 @@ export function Form(props: {
         );
       })}
       {props.children}
+      </Writable>
       <div class="form-actions">
         {props.onCancel && <button type="button" class="secondary" onClick={props.onCancel} data-test="form-cancel">{t('common.cancel')}</button>}
-        {props.actions}
+        {!readOnly && props.actions}
         <button type="submit" aria-busy={busy} disabled={busy || readOnly} title={readOnly ? t('common.readOnly') : undefined} data-test="form-submit">
           {props.submitText ?? t('common.save')}
         </button>

@@ -12,6 +12,7 @@ import { numberRange, topicFilter, type Rule } from '../../../lib/validators.ts'
 import { Form } from '../../../ui/Form.tsx';
 import type { FieldDecl } from '../../../ui/resource.ts';
 import { Failed, Loading } from '../../../ui/States.tsx';
+import { Writable } from '../../../ui/Writable.tsx';
 import { durationRule } from '../blocks.ts';
 import './messages.ts';
 
@@ -40,7 +41,7 @@ export default function AuthzSettingsPage() {
     <section data-test="authz-settings-page">
       <header class="page-head">
         <h2>{t('accessControl.authzSettings')}</h2>
-        <button type="button" class="secondary outline danger" onClick={clear} data-test="authz-clear-cache">{t('authz.clearCache')}</button>
+        <Writable><button type="button" class="secondary outline danger" onClick={clear} data-test="authz-clear-cache">{t('authz.clearCache')}</button></Writable>
       </header>
       {!remote.data
         ? remote.error ? <Failed error={remote.error} retry={remote.reload} /> : <Loading />

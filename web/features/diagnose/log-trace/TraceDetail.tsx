@@ -15,6 +15,7 @@ import { toast } from '../../../lib/toasts.ts';
 import { Descriptions } from '../../../ui/Descriptions.tsx';
 import { Failed, Loading } from '../../../ui/States.tsx';
 import { StatusTag } from '../../../ui/StatusTag.tsx';
+import { Writable } from '../../../ui/Writable.tsx';
 import { conditionOf, downloadTrace, tracePath, TYPE_LABELS, type Trace } from './trace.ts';
 import './messages.ts';
 
@@ -79,7 +80,7 @@ function TracePage({ name }: { name: string }) {
             </label>
           )}
           {trace.status !== 'stopped' && (
-            <button type="button" class="secondary outline" onClick={stop} data-test="trace-stop">{t('logTrace.stop')}</button>
+            <Writable><button type="button" class="secondary outline" onClick={stop} data-test="trace-stop">{t('logTrace.stop')}</button></Writable>
           )}
           <button type="button" aria-busy={busy} disabled={busy} onClick={save} data-test="trace-download">{t('logTrace.download')}</button>
         </div>

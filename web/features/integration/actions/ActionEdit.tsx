@@ -16,6 +16,7 @@ import { Descriptions } from '../../../ui/Descriptions.tsx';
 import { MetricsPanel } from '../../../ui/MetricsPanel.tsx';
 import { Failed, Loading } from '../../../ui/States.tsx';
 import { Tabs } from '../../../ui/Tabs.tsx';
+import { Writable } from '../../../ui/Writable.tsx';
 import { apiPath, encodeId, isWebhook, typesIn, type Bridge } from '../connectors/bridge.ts';
 import { BridgeStatus, BridgeSwitch, TypeBadge } from '../connectors/BridgeCells.tsx';
 import { BridgeForm } from '../connectors/BridgeForm.tsx';
@@ -83,9 +84,11 @@ function Detail({ kind, id }: { kind: BridgeKind; id: string }) {
       <header class="page-head">
         <h2>{b.name}</h2>
         <div class="toolbar">
-          <BridgeSwitch row={b} kind={kind} confirm="bridges.confirmDisable" />
-          {!owned && <button type="button" class="secondary outline danger" data-test="bridge-delete"
-            onClick={async () => (await deleteBridge(kind, b)) && void navigate(ROUTES[kind])}>{t('common.delete')}</button>}
+          <Writable>
+            <BridgeSwitch row={b} kind={kind} confirm="bridges.confirmDisable" />
+            {!owned && <button type="button" class="secondary outline danger" data-test="bridge-delete"
+              onClick={async () => (await deleteBridge(kind, b)) && void navigate(ROUTES[kind])}>{t('common.delete')}</button>}
+          </Writable>
         </div>
       </header>
       <Tabs tabs={TABS} active={tab} onChange={(key) => setQuery({ tab: key })} />
@@ -110,10 +113,12 @@ function Detail({ kind, id }: { kind: BridgeKind; id: string }) {
       {tab === 'metrics' && (
         <div data-test="bridge-metrics">
           <div class="toolbar">
+            <Writable>
             <button type="button" class="secondary outline" data-test="bridge-reset"
               onClick={() => perform({ resource: `${kind}:metrics`, run: () => api.put(apiPath(kind, id, '/metrics/reset')), confirm: 'bridges.confirmReset', params: { key: b.name }, success: 'bridges.resetDone' })}>
               {t('bridges.resetMetrics')}
             </button>
+            </Writable>
           </div>
           {metrics.error && !metrics.data ? <Failed error={metrics.error} retry={metrics.reload} />
             : !metrics.data ? <Loading /> : <MetricsPanel metrics={metrics.data.metrics} groups={GROUPS} />}

@@ -14,6 +14,7 @@ import { Descriptions } from '../../../ui/Descriptions.tsx';
 import { Failed, Loading } from '../../../ui/States.tsx';
 import { StatusTag } from '../../../ui/StatusTag.tsx';
 import { Tabs } from '../../../ui/Tabs.tsx';
+import { Writable } from '../../../ui/Writable.tsx';
 import { apiPath, encodeId, bridgeId, isWebhook, type Bridge, type NodeStatus } from './bridge.ts';
 import { BridgeStatus, BridgeSwitch, TypeBadge } from './BridgeCells.tsx';
 import { BridgeForm } from './BridgeForm.tsx';
@@ -58,6 +59,7 @@ export default function ConnectorDetail({ id }: { id: string }) {
       <header class="page-head">
         <h2>{c.name}</h2>
         <div class="toolbar">
+          <Writable>
           <BridgeSwitch row={c} kind="connectors" confirm="connectors.confirmDisable" />
           <button type="button" class="secondary outline" data-test="connector-reconnect" disabled={!c.enable}
             onClick={() => perform({ resource: 'connectors', run: () => api.post(apiPath('connectors', connectorId, '/start')), success: 'connectors.reconnected' })}>
@@ -66,6 +68,7 @@ export default function ConnectorDetail({ id }: { id: string }) {
           {!owned && <button type="button" class="secondary outline" data-test="connector-duplicate"
             onClick={() => navigate(`/connector/create?from=${encodeId(connectorId)}`)}>{t('connectors.duplicate')}</button>}
           {!owned && <button type="button" class="secondary outline danger" data-test="connector-delete" onClick={remove}>{t('common.delete')}</button>}
+          </Writable>
         </div>
       </header>
       <Tabs tabs={TABS} active={tab} onChange={(key) => setQuery({ tab: key })} />

@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { api, ApiError } from '../../../lib/api.ts';
+import { canWrite } from '../../../lib/broker.ts';
 import { confirm } from '../../../lib/confirm.ts';
 import { errorText, handleError } from '../../../lib/errors.ts';
 import { t } from '../../../lib/i18n.ts';
@@ -15,6 +16,7 @@ import { touch, useRemote } from '../../../lib/resources.ts';
 import { toast } from '../../../lib/toasts.ts';
 import { namePattern } from '../../../lib/validators.ts';
 import { Failed, Loading } from '../../../ui/States.tsx';
+import { Writable } from '../../../ui/Writable.tsx';
 import { bridgeId, type Bridge } from '../connectors/bridge.ts';
 import { newRepublish } from '../rules/OutputsEditor.tsx';
 import { ruleLink, rulePath, type Rule, type RuleEvent } from '../rules/rules.tsx';
@@ -86,7 +88,7 @@ function Designer({ rule, events, known, creating }: { rule?: Rule; events: Rule
       disconnect: dropEdge,
       removed: (id) => (dropNode(id), setOpen((o) => (o === id ? undefined : o))),
       open: setOpen,
-    });
+    }, canWrite() ? 'edit' : 'fixed');
     canvas.current = c;
     for (const node of initial.nodes) c.add(node, nodeTitle(node), '');
     for (const edge of initial.edges) c.connect(edge.from, edge.to);
@@ -153,6 +155,7 @@ function Designer({ rule, events, known, creating }: { rule?: Rule; events: Rule
   return (
     <>
     <form class="flow-editor" noValidate onSubmit={save} data-test="flow-form">
+      <Writable>
       <div class="flow-head">
         <label>
           {t('flows.name')}
@@ -193,8 +196,9 @@ function Designer({ rule, events, known, creating }: { rule?: Rule; events: Rule
         </aside>
         <div class="flow-canvas" ref={box} aria-label={t('flows.canvas')} data-test="flow-canvas" />
       </div>
+      </Writable>
       <div class="toolbar form-actions">
-        <button type="submit" aria-busy={busy} disabled={busy} data-test="flow-save">{t(creating ? 'flows.create' : 'flows.save')}</button>
+        {canWrite() && <button type="submit" aria-busy={busy} disabled={busy} data-test="flow-save">{t(creating ? 'flows.create' : 'flows.save')}</button>}
         <button type="button" class="secondary" data-test="flow-cancel" onClick={() => void cancel()}>{t('flows.cancel')}</button>
       </div>
     </form>

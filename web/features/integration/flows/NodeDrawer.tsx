@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { getLocale, t } from '../../../lib/i18n.ts';
 import { topicProblem } from '../../../lib/validators.ts';
 import { Drawer } from '../../../ui/Drawer.tsx';
+import { Writable } from '../../../ui/Writable.tsx';
 import { Republish } from '../rules/OutputsEditor.tsx';
 import type { RuleEvent } from '../rules/rules.tsx';
 import { callsFunction, isComplete, isSink, nodeSummary, type FlowNode, type Graph } from './graph.ts';
@@ -148,6 +149,7 @@ export function NodeDrawer(props: {
   };
   return (
     <Drawer title={kindTitle(props.node)} onClose={props.onClose} test="flow-node-drawer">
+      <Writable>
       <form class="flow-node-form" noValidate onSubmit={(e) => (e.preventDefault(), apply())}>
         <Settings node={draft} set={(patch) => setDraft((d) => ({ ...d, ...patch }))} errors={errors} events={props.events} actions={props.actions} sources={props.sources} />
         <div class="toolbar form-actions">
@@ -181,6 +183,7 @@ export function NodeDrawer(props: {
           </label>
         </section>
       )}
+      </Writable>
     </Drawer>
   );
 }

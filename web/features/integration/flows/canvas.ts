@@ -15,6 +15,9 @@ export interface CanvasEvents {
   open: (id: string) => void;
 }
 
+/** How the canvas may be used: `edit`, or `fixed` for a read-only user (nodes open, nothing moves or connects). */
+export type CanvasMode = 'edit' | 'fixed';
+
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
@@ -35,10 +38,11 @@ export class Canvas {
   private down = { x: 0, y: 0 };
   private container: HTMLElement;
 
-  constructor(container: HTMLElement, events: CanvasEvents) {
+  constructor(container: HTMLElement, events: CanvasEvents, mode: CanvasMode = 'edit') {
     this.container = container;
     const editor = new Drawflow(container);
     editor.reroute = false;
+    editor.editor_mode = mode;
     editor.start();
     this.editor = editor;
     const name = (id: unknown) => this.names.get(String(id)) ?? '';

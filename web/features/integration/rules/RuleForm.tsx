@@ -5,12 +5,14 @@
  */
 import { useMemo, useState } from 'react';
 import { api, ApiError } from '../../../lib/api.ts';
+import { canWrite } from '../../../lib/broker.ts';
 import { handleError } from '../../../lib/errors.ts';
 import { t } from '../../../lib/i18n.ts';
 import { navigate, useUnsavedGuard } from '../../../lib/navigation.ts';
 import { touch } from '../../../lib/resources.ts';
 import { toast } from '../../../lib/toasts.ts';
 import { CodeEditor } from '../../../ui/CodeEditor.tsx';
+import { Writable } from '../../../ui/Writable.tsx';
 import { InputsHelper } from './InputsHelper.tsx';
 import { OutputsEditor } from './OutputsEditor.tsx';
 import { rulePath, type RuleAction, type RuleEvent } from './rules.tsx';
@@ -89,6 +91,7 @@ export function RuleForm({ initial, events, creating }: { initial: Draft; events
   return (
     <form class="rule-editor" onSubmit={save} noValidate data-test="rule-form">
       <div>
+        <Writable>
         <div class="grid">
           <label>
             {t('rules.id')}
@@ -120,12 +123,13 @@ export function RuleForm({ initial, events, creating }: { initial: Draft; events
         {errors.sql && <small class="field-error" data-test="rule-sql-error">{errors.sql}</small>}
         {testing && <TestPanel sql={draft.sql} events={events} />}
         <OutputsEditor actions={draft.actions} onChange={(actions) => set({ actions })} errors={errors.topics ?? {}} />
+        </Writable>
         <div class="toolbar form-actions">
-          <button type="submit" aria-busy={busy} disabled={busy} data-test="rule-save">{t(creating ? 'rules.create' : 'rules.save')}</button>
+          {canWrite() && <button type="submit" aria-busy={busy} disabled={busy} data-test="rule-save">{t(creating ? 'rules.create' : 'rules.save')}</button>}
           <button type="button" class="secondary" data-test="rule-cancel" onClick={() => void navigate('/rule/rules')}>{t('rules.cancel')}</button>
         </div>
       </div>
-      <InputsHelper events={events} onAdd={(source) => set({ sql: addFrom(draft.sql, source) })} />
+      <Writable><InputsHelper events={events} onAdd={(source) => set({ sql: addFrom(draft.sql, source) })} /></Writable>
       {templates && <TemplatesDrawer onUse={(sql) => set({ sql })} onClose={() => setTemplates(false)} />}
       {functions && <FunctionsDrawer onUse={(sig) => set({ sql: addField(draft.sql, sig) })} onClose={() => setFunctions(false)} />}
     </form>

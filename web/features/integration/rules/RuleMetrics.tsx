@@ -5,6 +5,7 @@ import { t } from '../../../lib/i18n.ts';
 import { perform, useRemote } from '../../../lib/resources.ts';
 import { Descriptions } from '../../../ui/Descriptions.tsx';
 import { Failed, Loading } from '../../../ui/States.tsx';
+import { Writable } from '../../../ui/Writable.tsx';
 import { rulePath } from './rules.tsx';
 import './messages.ts';
 
@@ -27,7 +28,7 @@ export function RuleMetrics({ id }: { id: string }) {
     <section data-test="rule-metrics">
       <div class="sql-toolbar">
         <h3 class="section-title">{t('rules.metrics')}</h3>
-        <button type="button" class="secondary outline" data-test="rule-metrics-reset" onClick={reset}>{t('rules.resetMetrics')}</button>
+        <Writable><button type="button" class="secondary outline" data-test="rule-metrics-reset" onClick={reset}>{t('rules.resetMetrics')}</button></Writable>
       </div>
       <Descriptions items={[
         ...COUNTS.map(([key, label]): [string, string] => [label, formatNumber(m[key] ?? 0)]),

@@ -19,6 +19,7 @@ import { CodeEditor } from '../../../ui/CodeEditor.tsx';
 import { ConfigPage } from '../../../ui/ConfigPage.tsx';
 import { Empty, Failed, Loading } from '../../../ui/States.tsx';
 import { Tabs } from '../../../ui/Tabs.tsx';
+import { Writable } from '../../../ui/Writable.tsx';
 import { basicConfigPages, basicConfigTabs } from './pages.ts';
 import './messages.ts';
 
@@ -166,9 +167,11 @@ function ConfigFile({ root, setRoot }: { root: string; setRoot: (root: string) =
         <div class="toolbar">
           <button type="button" class="secondary outline" data-test="config-file-download" disabled={!file.data}
             onClick={() => void saveAs(loaded, fileName)}>{t('config.download')}</button>
-          <button type="button" class="secondary outline" data-test="config-file-reset" disabled={!root || busy}
-            title={root ? undefined : t('config.chooseRootToReset')} onClick={() => void reset()}>{t('config.resetRoot')}</button>
-          {!editing && <button type="button" data-test="config-file-edit" disabled={file.data === undefined} onClick={edit}>{t('common.edit')}</button>}
+          <Writable>
+            <button type="button" class="secondary outline" data-test="config-file-reset" disabled={!root || busy}
+              title={root ? undefined : t('config.chooseRootToReset')} onClick={() => void reset()}>{t('config.resetRoot')}</button>
+            {!editing && <button type="button" data-test="config-file-edit" disabled={file.data === undefined} onClick={edit}>{t('common.edit')}</button>}
+          </Writable>
         </div>
       </div>
       <p class="muted">{t('config.fileHelp')}</p>

@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { api, ApiError } from '../../../lib/api.ts';
+import { canWrite } from '../../../lib/broker.ts';
 import { formatDateTime, formatDuration } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.ts';
 import { perform, touch, useRemote } from '../../../lib/resources.ts';
@@ -12,6 +13,7 @@ import { toast } from '../../../lib/toasts.ts';
 import { Descriptions } from '../../../ui/Descriptions.tsx';
 import { Empty, Failed, Loading } from '../../../ui/States.tsx';
 import { StatusTag } from '../../../ui/StatusTag.tsx';
+import { Writable } from '../../../ui/Writable.tsx';
 import { nodePath } from '../../monitoring/dashboard/nodeInfo.ts';
 import './messages.ts';
 
@@ -45,6 +47,7 @@ function InviteForm() {
   };
   return (
     <form class="cluster-invite" onSubmit={invite} noValidate data-test="cluster-invite-form">
+      <Writable>
       <label for="cluster-invite-node">{t('cluster.inviteNode')}</label>
       <div role="group">
         <input id="cluster-invite-node" name="node" value={node} placeholder="emqx@192.168.0.2" autoComplete="off"
@@ -55,6 +58,7 @@ function InviteForm() {
       <small id="cluster-invite-msg" class={error ? 'field-error' : 'muted'} role={error ? 'alert' : undefined} data-test={error ? 'cluster-invite-error' : undefined}>
         {error || t('cluster.inviteHelp')}
       </small>
+      </Writable>
     </form>
   );
 }
@@ -126,7 +130,7 @@ export default function ClusterPage() {
                   <td>{n?.version ?? '—'}</td>
                   <td>{n?.uptime !== undefined ? formatDuration(n.uptime) : '—'}</td>
                   <td>
-                    {node !== cluster.self && (
+                    {node !== cluster.self && canWrite() && (
                       <button type="button" class="secondary outline danger compact" onClick={() => void forceLeave(node)} data-test="cluster-force-leave">
                         {t('cluster.forceLeave')}
                       </button>
