@@ -188,6 +188,7 @@ export function installRuleEngine(broker: Aedes, store: Store): void {
   }
 
   // Source messages (MQTT ingress) enter as their `$bridges/<type>:<name>` event.
+  rules.runAction = (rule, action, output, columns) => runAction(rule, action, output, columns, 0);
   store.sources.ingress = (from, columns) => fire(from, () => ({ id: messageId(clock.now()), ...columns, ...common() }));
   void store.connectors.startAll();
 

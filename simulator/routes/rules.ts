@@ -76,6 +76,14 @@ const testBody = {
   properties: { sql: { type: 'string', maxLength: 1048576 }, context: { type: 'object' } },
 } as const;
 
+// emqx_rule_api_schema.erl (v5.8.9) fields("rule_apply_test"): the test context and whether
+// actions stop after rendering their templates (default true).
+const applyTestBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { context: { type: 'object' }, stop_action_after_template_rendering: { type: 'boolean' } },
+} as const;
+
 const settingsBody = {
   type: 'object',
   additionalProperties: false,
@@ -177,6 +185,10 @@ export default async function rules(app: FastifyInstance): Promise<void> {
 
   app.post<{ Body: { sql: string; context: Record<string, unknown> } }>('/rule_test', { preValidation: jsonOnly, schema: { body: testBody } },
     async (request) => engine.test(request.body.sql, request.body.context));
+
+  app.post<{ Params: { id: string }; Body: { context?: Record<string, unknown>; stop_action_after_template_rendering?: boolean } }>('/rules/:id/test',
+    { preValidation: jsonOnly, schema: { params: idParams, body: applyTestBody } },
+    async (request) => engine.applyTest(request.params.id, request.body.context ?? {}, request.body.stop_action_after_template_rendering ?? true));
 
   app.get('/rule_events', async () => ruleEvents());
 

@@ -67,6 +67,8 @@ export const ROUTES: Record<string, Availability> = {
   'POST /alarms/force_deactivate': { since: '5.8.0' },
   'GET /sessions_count': { since: '5.6.0' },
   'DELETE /monitor': { since: '5.8.0' },
+  // emqx_rule_engine_api.erl: applying a stored rule to a test context (5.7.0).
+  'POST /rules/:id/test': { since: '5.7.0' },
 };
 
 /**

@@ -145,6 +145,9 @@ export class Rules {
   /** Where console outputs go (the simulator log); set by the routes plugin. */
   log: (line: string) => void = () => {};
 
+  /** Runs one action of a rule for one output, counting its outcome; set by the broker's rule engine. */
+  runAction: (rule: RuleRecord, action: RuleAction, output: Obj, columns: Obj) => void = () => {};
+
   /** The rules matching a topic, for the rule list they were computed from. */
   private matched = new Map<string, RuleRecord[]>();
   private matchedFor: RuleRecord[] | null = null;
@@ -374,11 +377,10 @@ export class Rules {
   }
 
   /**
-   * POST /rule_test: fills the context from the event's example columns, checks the FROM list
-   * against the context's topic or event, and evaluates like live data (without counting).
+   * The columns and the topic of a test: the event's example columns under the given context,
+   * and the topic (or `$events/…` name) the FROM list is checked against.
    */
-  test(sql: string, context: Obj): Obj | Obj[] {
-    const stmt = this.check(sql);
+  private testInput(stmt: Statement, context: Obj): { columns: Obj; topic: string; now: number } {
     const type = context.event_type;
     const def = typeof type === 'string' ? eventByType(type) : null;
     if (typeof type !== 'string' || !def) throw apiError(400, 'BAD_REQUEST', 'unknown event type');
@@ -390,6 +392,16 @@ export class Rules {
     else if (type.startsWith('$bridges/')) {
       topic = stmt.from.find((f) => f.startsWith(type.slice(0, -1))) ?? type;
     } else topic = `$events/${type}`;
+    return { columns, topic, now };
+  }
+
+  /**
+   * POST /rule_test: fills the context from the event's example columns, checks the FROM list
+   * against the context's topic or event, and evaluates like live data (without counting).
+   */
+  test(sql: string, context: Obj): Obj | Obj[] {
+    const stmt = this.check(sql);
+    const { columns, topic, now } = this.testInput(stmt, context);
     if (!fromMatches(stmt.from, topic)) throw apiError(412, 'NOT_MATCH', 'SQL Not Match');
     let outputs: Obj[] | null;
     try {
@@ -400,5 +412,32 @@ export class Rules {
     }
     if (!outputs) throw apiError(412, 'NOT_MATCH', 'SQL Not Match');
     return stmt.kind === 'foreach' ? outputs : outputs[0];
+  }
+
+  /**
+   * POST /rules/{id}/test (5.7 on): the stored rule applied to a test context as to live data
+   * (emqx_rule_sqltester.erl apply_rule, emqx_rule_runtime.erl apply_rule, v5.8.9): 404
+   * RULE_NOT_FOUND, 412 NOT_MATCH when the topic is not in FROM or the WHERE refuses; the rule's
+   * metrics count it (matched, passed or failed.no_result, actions). With
+   * `stop_action_after_template_rendering` (the default) an action stops once its templates are
+   * rendered and counts as failed.unknown; the console output has no template and runs. The
+   * answer holds one result per action (per output for FOREACH), `ok` as handle_action returns.
+   */
+  applyTest(id: string, context: Obj, stopAfterRender: boolean): unknown[] {
+    const rule = this.get(id);
+    if (!rule) throw apiError(404, 'RULE_NOT_FOUND', 'The rule could not be found');
+    const stmt = this.statement(rule);
+    if (!stmt) throw apiError(400, 'BAD_REQUEST', 'rule SQL does not parse');
+    const { columns, topic } = this.testInput(stmt, context);
+    if (!fromMatches(stmt.from, topic)) throw apiError(412, 'NOT_MATCH', 'SQL Not Match');
+    const outputs = this.apply(rule, columns);
+    if (!outputs) throw apiError(412, 'NOT_MATCH', 'SQL Not Match');
+    const results = outputs.map((output) => rule.actions.map((action) => {
+      const console = typeof action === 'object' && action.function === 'console';
+      if (stopAfterRender && !console) this.countAction(rule.id, 'failed');
+      else this.runAction(rule, action, output, columns);
+      return 'ok';
+    }));
+    return stmt.kind === 'foreach' ? results : results[0];
   }
 }

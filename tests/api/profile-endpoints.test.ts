@@ -295,4 +295,30 @@ test('gateway user import: a hash file imports users, 204 on 5.5.1 and counts on
   }
 });
 
+test('5.8.9: POST /rules/{id}/test applies the stored rule to a test context: 404, 412 and counted as live data; 404 route on 5.5.1', async () => {
+  assert.equal(await servedOn('POST', '/api/v5/rules/r1/test', { context: {} }), ['5.8.9-ee', '5.8.9-ce']);
+  await withApp(['5.8.9', 'ee'], async (app, token) => {
+    const missing = await api(app, 'POST', '/api/v5/rules/nope/test', { token, body: { context: { event_type: 'message_publish', topic: 't/1' } } });
+    assert.equal([missing.statusCode, missing.json().code], [404, 'RULE_NOT_FOUND']);
+    const created = await api(app, 'POST', '/api/v5/rules', { token, body: {
+      id: 'r1', sql: 'SELECT payload.v as v FROM "t/#" WHERE payload.v > 1',
+      actions: [{ function: 'console' }, { function: 'republish', args: { topic: 'out/${v}', qos: 0, payload: '${v}' } }],
+    } });
+    assert.is(created.statusCode, 201, created.body);
+    const context = (v: number, topic = 't/1') => ({ context: { event_type: 'message_publish', topic, payload: JSON.stringify({ v }) } });
+    const otherTopic = await api(app, 'POST', '/api/v5/rules/r1/test', { token, body: context(5, 'x/1') });
+    assert.equal([otherTopic.statusCode, otherTopic.json()], [412, { code: 'NOT_MATCH', message: 'SQL Not Match' }]);
+    const refused = await api(app, 'POST', '/api/v5/rules/r1/test', { token, body: context(0) });
+    assert.is(refused.statusCode, 412);
+    const applied = await api(app, 'POST', '/api/v5/rules/r1/test', { token, body: context(5) });
+    assert.equal([applied.statusCode, applied.json()], [200, ['ok', 'ok']]);
+    const unknown = await api(app, 'POST', '/api/v5/rules/r1/test', { token, body: { ...context(5), extra: 1 } });
+    assert.is(unknown.statusCode, 400);
+    const m = (await api(app, 'GET', '/api/v5/rules/r1/metrics', { token })).json().metrics;
+    // The topic miss is not counted; the WHERE refusal is matched + failed.no_result; the applied
+    // test is matched + passed, the console ran, the republish stopped after rendering.
+    assert.equal([m.matched, m.passed, m['failed.no_result'], m['actions.total'], m['actions.success'], m['actions.failed.unknown']], [2, 1, 1, 2, 1, 1]);
+  });
+});
+
 test.run();
