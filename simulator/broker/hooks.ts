@@ -50,8 +50,11 @@ export interface ParsedPacket {
   [key: string]: unknown;
 }
 
-/** A step for each packet a connection receives (`received`: before Aedes handles it). */
-export type PacketStep = (client: Client, packet: ParsedPacket) => void;
+/**
+ * A step for each packet a connection receives (`received`: before Aedes handles it). A `received`
+ * step that returns true has refused the packet itself: Aedes and later `received` steps skip it.
+ */
+export type PacketStep = (client: Client, packet: ParsedPacket) => void | boolean;
 
 // The order of each chain, by module. A step of a module not listed here is refused.
 const ORDER = {
@@ -67,7 +70,7 @@ const ORDER = {
   published: ['sessions', 'metrics', 'topic-metrics', 'rule-engine'],
   // Received packets: `received` steps see them before Aedes (rewrite changes UNSUBSCRIBE
   // topics), `packet` steps after.
-  received: ['rewrite'],
+  received: ['mqtt-limits', 'rewrite'],
   packet: ['trace', 'metrics', 'slow-subs', 'rule-engine'],
 } as const;
 
@@ -205,8 +208,9 @@ function install(broker: Aedes): Hooks {
       parser.removeAllListeners('packet');
       parser.on('packet', (parsed) => {
         const before = received.list;
-        for (let i = 0; i < before.length; i++) before[i](client, parsed);
-        for (let i = 0; i < own.length; i++) own[i].call(parser, parsed);
+        let refused = false;
+        for (let i = 0; i < before.length && !refused; i++) refused = before[i](client, parsed) === true;
+        if (!refused) for (let i = 0; i < own.length; i++) own[i].call(parser, parsed);
         const after = packet.list;
         for (let i = 0; i < after.length; i++) after[i](client, parsed);
       });

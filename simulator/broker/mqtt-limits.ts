@@ -2,15 +2,19 @@
 // retainer limits: max_packet_size closes the connection (frame_too_large), max_clientid_len refuses
 // the CONNECT (identifier rejected), topic levels / wildcard / retain / QoS / subscription quota are
 // checked per packet; retained messages follow the retainer's enable, count, size and expiry.
-// Strings on the wire with NUL or ill-formed UTF-8 close the connection [MQTT-1.5.3-1/2].
+// Topic names and filters of PUBLISH, SUBSCRIBE and UNSUBSCRIBE are checked as emqx_packet check
+// does (a bad one disconnects), and `$` topics are kept from filters starting with a wildcard,
+// retained messages included. Other strings on the wire with NUL or ill-formed UTF-8 close the
+// connection [MQTT-1.5.3-1/2].
 import { isUtf8 } from 'node:buffer';
 import { createRequire } from 'node:module';
-import type { Aedes, AuthenticateError, PublishPacket, Subscription } from 'aedes';
+import { Readable } from 'node:stream';
+import type { Aedes, AuthenticateError, Client, PublishPacket, Subscription } from 'aedes';
 import { parseBytesize, parseDuration, structDefaults } from '../store/config-roots.ts';
 import type { Store } from '../store/index.ts';
 import { listenerOfSocket } from '../store/listeners.ts';
-import { parseShare } from '../store/topic.ts';
-import { brokerHooks } from './hooks.ts';
+import { isSharedFilter, parseShare, startsWithWildcard, topicFilterError, topicNameError } from '../store/topic.ts';
+import { brokerHooks, type ParsedPacket } from './hooks.ts';
 
 export interface MqttZone {
   max_packet_size: string | number;
@@ -89,9 +93,10 @@ export function maxTopicLevels(store: Store): number {
 }
 
 interface ParserLike {
-  packet: { length: number; cmd?: string };
+  packet: { length: number; cmd?: string; topic?: string | null; [MALFORMED]?: true };
+  settings: { protocolVersion?: number };
   _pos: number;
-  _list: { slice(start: number, end: number): Buffer };
+  _list: { slice(start: number, end: number): Buffer; readUInt8(offset: number): number };
   error?: Error | null;
   _parseLength(): boolean;
   _parseString(): string | null;
@@ -105,20 +110,137 @@ export function topicLevels(topic: string): number {
   return n;
 }
 
+/** Set on a parsed packet whose topic, or one of whose filters, holds NUL or ill-formed UTF-8. */
+const MALFORMED = Symbol('malformed topic');
+
+/** Whether the string whose bytes start at `start` is a topic or filter of the packet being parsed. */
+function isTopicString(parser: ParserLike, start: number): boolean {
+  const { packet } = parser;
+  // The topic name comes first; it is assigned once parsed.
+  if (packet.cmd === 'publish') return packet.topic === null;
+  if (packet.cmd !== 'subscribe' && packet.cmd !== 'unsubscribe') return false;
+  // SUBSCRIBE and UNSUBSCRIBE: the packet id, the properties (MQTT 5: a variable byte integer
+  // length), then the filters.
+  let filters = 2;
+  if (parser.settings.protocolVersion === 5) {
+    let length = 0;
+    let byte = 0x80;
+    for (let factor = 1; byte & 0x80 && factor <= 0x200000; factor *= 0x80) {
+      byte = parser._list.readUInt8(filters++);
+      length += (byte & 0x7f) * factor;
+    }
+    filters += length;
+  }
+  return start - 2 >= filters;
+}
+
 // [MQTT-1.5.3-1] ill-formed UTF-8 and [MQTT-1.5.3-2] U+0000 in any string of a packet: the server
-// closes the connection. EMQX refuses such a topic (emqx_topic:validate) with a disconnect too.
-// The parser decodes ill-formed bytes to U+FFFD, so only strings holding U+FFFD are checked
-// against their bytes. The error is emitted here and the string still returned, so the parser
-// stops before the packet is handed on and no second error is raised for it.
+// closes the connection. In a topic or filter it is left to the packet check, which answers as
+// EMQX (emqx_topic:validate fails on both) with its reason code. The parser decodes ill-formed
+// bytes to U+FFFD, so only strings holding U+FFFD are checked against their bytes. An error is
+// emitted here and the string still returned, so the parser stops before the packet is handed on
+// and no second error is raised for it.
 let parseString: ((this: ParserLike) => string | null) | null = null;
 const checkedString = function (this: ParserLike): string | null {
   const start = this._pos + 2;
   const value = (parseString as (this: ParserLike) => string | null).call(this);
   if (value === null || this.error) return value;
-  if (value.includes('\u0000')) this._emitError(new Error('string contains U+0000'));
-  else if (value.includes('\uFFFD') && !isUtf8(this._list.slice(start, this._pos))) this._emitError(new Error('string is not valid UTF-8'));
+  const problem = value.includes('\u0000') ? 'string contains U+0000'
+    : value.includes('\uFFFD') && !isUtf8(this._list.slice(start, this._pos)) ? 'string is not valid UTF-8' : null;
+  if (problem === null) return value;
+  if (isTopicString(this, start)) this.packet[MALFORMED] = true;
+  else this._emitError(new Error(problem));
   return value;
 };
+
+// MQTT 5 reason codes of the DISCONNECT a refused packet gets (emqx_reason_codes).
+const RC_PROTOCOL_ERROR = 0x82;
+const RC_TOPIC_FILTER_INVALID = 0x8f;
+const RC_TOPIC_NAME_INVALID = 0x90;
+const RC_RETAIN_NOT_SUPPORTED = 0x9a;
+const RC_QOS_NOT_SUPPORTED = 0x9b;
+
+interface CheckedPacket extends ParsedPacket {
+  topic?: string;
+  properties?: { topicAlias?: number };
+  subscriptions?: { topic: string }[];
+  unsubscriptions?: string[];
+  [MALFORMED]?: true;
+}
+
+/**
+ * emqx_packet.erl (v5.5.1) check for PUBLISH, SUBSCRIBE and UNSUBSCRIBE: the reason code the
+ * packet is refused with, or 0. A PUBLISH needs a valid topic name (an empty one only with a
+ * Topic Alias, else it is a protocol error); every filter of a SUBSCRIBE or UNSUBSCRIBE must be
+ * valid, or the whole packet is refused (not answered per filter in the SUBACK).
+ */
+function packetRefusal(packet: CheckedPacket): number {
+  switch (packet.cmd) {
+    case 'publish': {
+      if (packet[MALFORMED]) return RC_TOPIC_NAME_INVALID;
+      const topic = packet.topic as string;
+      if (topic.length === 0) return packet.properties?.topicAlias === undefined ? RC_PROTOCOL_ERROR : 0;
+      return topicNameError(topic) ? RC_TOPIC_NAME_INVALID : 0;
+    }
+    case 'subscribe': {
+      if (packet[MALFORMED]) return RC_TOPIC_FILTER_INVALID;
+      const subs = packet.subscriptions ?? [];
+      for (let i = 0; i < subs.length; i++) if (filterRefused(subs[i].topic)) return RC_TOPIC_FILTER_INVALID;
+      return 0;
+    }
+    case 'unsubscribe': {
+      if (packet[MALFORMED]) return RC_TOPIC_FILTER_INVALID;
+      const filters = packet.unsubscriptions ?? [];
+      for (let i = 0; i < filters.length; i++) if (filterRefused(filters[i])) return RC_TOPIC_FILTER_INVALID;
+      return 0;
+    }
+    default:
+      return 0;
+  }
+}
+
+function filterRefused(filter: string): boolean {
+  return !isSharedFilter(filter) && topicFilterError(filter) !== null;
+}
+
+/** Set on a client once a packet of it was refused: what it sends after is not handled. */
+const REFUSED = Symbol('refused');
+type RefusingClient = Client & { [REFUSED]?: number };
+
+/**
+ * Refuses a packet as emqx_channel handle_out(disconnect) does: MQTT 5 clients get a DISCONNECT
+ * with the reason code, older ones are closed; nothing the client sends after it is handled. A
+ * packet that came before the CONNACK was written is refused once it is (Aedes may still answer
+ * packets queued before it). False when the client has not sent CONNECT yet: Aedes closes such a
+ * connection itself.
+ */
+function refuse(client: RefusingClient, code: number): boolean {
+  if (client.connected) client.disconnect({ reasonCode: code });
+  else if (client.connecting) client.once('connected', () => client.disconnect({ reasonCode: code }));
+  else return false;
+  client[REFUSED] = code;
+  return true;
+}
+
+/** What comes back for a retained message: only its topic is read here. */
+interface RetainedPacket {
+  topic: string;
+}
+
+interface RetainedStreams {
+  createRetainedStream(pattern: string): AsyncIterable<RetainedPacket>;
+  createRetainedStreamCombi(patterns: string[]): Readable;
+}
+
+/** The retained messages for some filters, without `$` topics for those starting with a wildcard. */
+async function* retainedFor(persistence: RetainedStreams, patterns: readonly string[]): AsyncGenerator<RetainedPacket> {
+  for (const pattern of patterns) {
+    const wild = startsWithWildcard(pattern);
+    for await (const packet of persistence.createRetainedStream(pattern)) {
+      if (!wild || packet.topic.charCodeAt(0) !== 0x24 /* $ */) yield packet;
+    }
+  }
+}
 
 // A protocol level other than 3, 4 or 5: emqx_packet.erl (v5.5.1) check_proto_ver answers
 // RC_UNSUPPORTED_PROTOCOL_VERSION, written for a pre-5 level as the 3.1.1 return code 1
@@ -188,16 +310,27 @@ export function installMqttLimits(broker: Aedes, store: Store): void {
   // Aedes' own level check (clamped to 100) gives way to the zone's, checked below.
   (broker as unknown as { maxTopicLevels: number }).maxTopicLevels = MAX_ROUTED_TOPIC_LEVELS;
 
-  // Publish caps (emqx_mqtt_caps:check_pub): a violation disconnects the client.
+  // Topic names and filters, before Aedes and the other modules see the packet (emqx_channel
+  // handle_in checks the packet first). Aedes' own checks pass `a#`, `a+` and `a/+b` as filters
+  // and close without a reason code.
   const hooks = brokerHooks(broker);
+  hooks.received.add('mqtt-limits', (client, packet) => {
+    if ((client as RefusingClient)[REFUSED] !== undefined) return true;
+    const code = packetRefusal(packet as CheckedPacket);
+    return code !== 0 && refuse(client, code);
+  });
+
+  // Publish caps (emqx_mqtt_caps:check_pub): a violation disconnects the client, with the reason
+  // code for MQTT 5 (emqx_channel process_publish).
   hooks.guard.add('mqtt-limits', (client, packet) => {
     const zone = zoneLimits(store).zone;
-    if (topicLevels(packet.topic) > maxTopicLevels(store) || (packet.retain && !zone.retain_available) || (packet.qos ?? 0) > zone.max_qos_allowed) {
-      metrics['packets.publish.error']++;
-      client.close();
-      return true;
-    }
-    return false;
+    const code = topicLevels(packet.topic) > maxTopicLevels(store) ? RC_TOPIC_NAME_INVALID
+      : (packet.qos ?? 0) > zone.max_qos_allowed ? RC_QOS_NOT_SUPPORTED
+        : packet.retain && !zone.retain_available ? RC_RETAIN_NOT_SUPPORTED : 0;
+    if (code === 0) return false;
+    metrics['packets.publish.error']++;
+    client.disconnect({ reasonCode: code });
+    return true;
   });
   hooks.after.add('mqtt-limits', (_client, packet, verdict) => {
     if (!verdict && packet.retain) limitRetain(packet);
@@ -211,6 +344,16 @@ export function installMqttLimits(broker: Aedes, store: Store): void {
     const full = max > 0 && !mqtt.retained.has(packet.topic) && mqtt.retained.size >= max;
     // An empty payload deletes a retained message: always allowed.
     if (payload > 0 && (!config.enable || payload > (parseBytesize(config.max_payload_size) ?? Infinity) || full)) packet.retain = false;
+  };
+
+  // [MQTT-4.7.2-1] `$` topics match no filter starting with a wildcard: Aedes keeps them from live
+  // deliveries to such filters, and here from the retained messages a SUBSCRIBE brings (EMQX's
+  // retainer matches with emqx_topic:match, which has the same rule).
+  const persistence = (broker as unknown as { persistence: RetainedStreams }).persistence;
+  const retainedCombi = persistence.createRetainedStreamCombi;
+  persistence.createRetainedStreamCombi = function (this: RetainedStreams, patterns: string[]) {
+    if (!patterns.some(startsWithWildcard)) return retainedCombi.call(this, patterns);
+    return Readable.from(retainedFor(this, patterns));
   };
 
   // Subscribe caps (check_sub) and the session's subscription quota: 0x80 in MQTT 3.1.1.

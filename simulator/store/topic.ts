@@ -2,37 +2,95 @@
 // filters (security.md S9, MQTT 3.1.1 §4.7), wildcard matching, and the parts of a shared
 // subscription. Pure functions; nothing here knows about clients or nodes.
 
-const MAX_TOPIC_BYTES = 65535;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** The longest topic name or filter, in bytes [MQTT-4.7.3-3]. */
+export const MAX_TOPIC_BYTES = 65535;
 
-function basicProblem(topic: string): string | null {
-  if (topic.length === 0) return 'empty';
-  // [MQTT-4.7.3-2] no NUL; [MQTT-1.5.3-1] well-formed UTF-8 (lone surrogates cannot be encoded).
-  if (topic.includes('\u0000')) return 'contains NUL';
-  if (LONE_SURROGATE.test(topic)) return 'not valid UTF-8';
-  if (Buffer.byteLength(topic) > MAX_TOPIC_BYTES) return 'longer than 65535 bytes';
+/**
+ * Why EMQX refuses a topic (emqx_topic.erl validate/2, v5.5.1), named after the error it raises
+ * (`topic_invalid_utf8` stands for the match failure it gets on ill-formed UTF-8).
+ */
+export type TopicError = 'empty_topic' | 'topic_too_long' | 'topic_invalid_char' | 'topic_invalid_#' | 'topic_name_error' | 'topic_invalid_utf8';
+
+/** The checks names and filters share: not empty, at most 65535 bytes, no NUL, well-formed. */
+function commonError(topic: string): TopicError | null {
+  // [MQTT-4.7.3-1]
+  if (topic.length === 0) return 'empty_topic';
+  // A UTF-16 unit takes at most 3 bytes in UTF-8, so shorter strings need no byte count.
+  if (topic.length > MAX_TOPIC_BYTES / 3 && Buffer.byteLength(topic) > MAX_TOPIC_BYTES) return 'topic_too_long';
+  // [MQTT-4.7.3-2]
+  if (topic.indexOf('\u0000') >= 0) return 'topic_invalid_char';
+  // [MQTT-1.5.3-1] a lone surrogate has no UTF-8 form.
+  if (!(topic as unknown as { isWellFormed(): boolean }).isWellFormed()) return 'topic_invalid_utf8';
   return null;
 }
 
-/** Why a string is not a valid topic name to publish to, or null when it is [MQTT-3.3.2-2]. */
-export function topicNameProblem(topic: string): string | null {
-  const basic = basicProblem(topic);
-  if (basic) return basic;
-  if (topic.includes('+') || topic.includes('#')) return 'contains a wildcard';
-  return null;
+/**
+ * Why a topic name cannot be published to, or null when it can (this runs for every PUBLISH: two
+ * scans in the common case). Example: `topicNameError('a/+') === 'topic_name_error'`.
+ */
+export function topicNameError(topic: string): TopicError | null {
+  // A name with wildcards fails as a filter would, or else for being a wildcard filter.
+  if (topic.indexOf('+') >= 0 || topic.indexOf('#') >= 0) return topicFilterError(topic) ?? 'topic_name_error';
+  return commonError(topic);
 }
 
-/** Why a string is not a valid topic filter, or null when it is (MQTT 3.1.1 §4.7.1). */
-export function topicFilterProblem(filter: string): string | null {
-  const basic = basicProblem(filter);
-  if (basic) return basic;
-  const levels = filter.split('/');
-  for (let i = 0; i < levels.length; i++) {
-    const level = levels[i];
-    // [MQTT-4.7.1-2] '#' alone in the last level; [MQTT-4.7.1-3] '+' fills a whole level.
-    if (level.includes('#') && (level !== '#' || i !== levels.length - 1)) return "'#' must be the last level and alone";
-    if (level.includes('+') && level !== '+') return "'+' must fill a whole level";
+/**
+ * Why a topic filter cannot be subscribed to, or null when it can [MQTT-4.7.1]: `#` only as the
+ * whole last level, `+` only as a whole level; empty levels are fine. Shared filters are judged
+ * as a whole (prefix included) here; `topicFilterProblem` also checks their parts. Example:
+ * `topicFilterError('a/#/b') === 'topic_invalid_#'`, `topicFilterError('a+') === 'topic_invalid_char'`.
+ */
+export function topicFilterError(filter: string): TopicError | null {
+  const common = commonError(filter);
+  if (common) return common;
+  let from = 0;
+  for (;;) {
+    const end = filter.indexOf('/', from);
+    const stop = end < 0 ? filter.length : end;
+    const single = stop - from === 1 ? filter.charCodeAt(from) : -1;
+    if (single === 0x23 /* # */) {
+      if (end >= 0) return 'topic_invalid_#';
+    } else if (single !== 0x2b /* + */) {
+      for (let i = from; i < stop; i++) {
+        const c = filter.charCodeAt(i);
+        if (c === 0x23 || c === 0x2b) return 'topic_invalid_char';
+      }
+    }
+    if (end < 0) return null;
+    from = end + 1;
   }
+}
+
+/** True when a filter starts with a wildcard, so matches no topic starting with `$` [MQTT-4.7.2-1]. */
+export function startsWithWildcard(filter: string): boolean {
+  const c = filter.charCodeAt(0);
+  return c === 0x23 || c === 0x2b;
+}
+
+/** True for `$share/<group>/<filter>` and `$queue/<filter>`. */
+export function isSharedFilter(filter: string): boolean {
+  return filter.startsWith('$share/') || filter.startsWith('$queue/');
+}
+
+const PROBLEMS: Record<TopicError, string> = {
+  empty_topic: 'empty',
+  topic_too_long: 'longer than 65535 bytes',
+  topic_invalid_char: 'contains NUL',
+  'topic_invalid_#': "'#' must be the last level and alone",
+  topic_name_error: 'contains a wildcard',
+  topic_invalid_utf8: 'not valid UTF-8',
+};
+
+/** Why a string is not a valid topic name to publish to, in words, or null when it is [MQTT-3.3.2-2]. */
+export function topicNameProblem(topic: string): string | null {
+  const error = topicNameError(topic);
+  return error && (error === 'topic_invalid_char' && topic.indexOf('\u0000') < 0 ? PROBLEMS.topic_name_error : PROBLEMS[error]);
+}
+
+/** Why a string is not a valid topic filter, in words, or null when it is (MQTT 3.1.1 §4.7.1). */
+export function topicFilterProblem(filter: string): string | null {
+  const error = topicFilterError(filter);
+  if (error) return error === 'topic_invalid_char' && filter.indexOf('\u0000') < 0 ? "'+' must fill a whole level" : PROBLEMS[error];
   const share = parseShare(filter);
   if (share && (!share.group || share.group.includes('+') || share.group.includes('#') || !share.topic)) return 'bad shared subscription';
   return null;
