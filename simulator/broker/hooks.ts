@@ -66,12 +66,12 @@ const ORDER = {
   message: ['slow-subs', 'rewrite', 'delayed', 'authz'],
   // The metrics count the delivery first; the rule engine reuses the packet id the slow
   // subscriptions tap assigns; the trace logs the final packet.
-  forward: ['metrics', 'topic-metrics', 'slow-subs', 'rule-engine', 'trace'],
+  forward: ['metrics', 'topic-metrics', 'slow-subs', 'shared-subs', 'rule-engine', 'trace'],
   published: ['sessions', 'metrics', 'topic-metrics', 'rule-engine'],
   // Received packets: `received` steps see them before Aedes (rewrite changes UNSUBSCRIBE
   // topics), `packet` steps after.
-  received: ['mqtt-limits', 'rewrite'],
-  packet: ['trace', 'metrics', 'slow-subs', 'rule-engine'],
+  received: ['mqtt-limits', 'rewrite', 'shared-subs'],
+  packet: ['trace', 'metrics', 'slow-subs', 'rule-engine', 'shared-subs'],
 } as const;
 
 type Chain = keyof typeof ORDER;

@@ -25,6 +25,7 @@ import { installTopicMetrics } from './topic-metrics.ts';
 import { installTrace } from './trace.ts';
 import { installMqttLimits } from './mqtt-limits.ts';
 import { installSysTopics } from './sys-topics.ts';
+import { installSharedSubs } from './shared-subs.ts';
 
 // Each installer adds one concern's hooks and listeners. The per-message work (publish
 // authorization, message.publish, deliveries, the publish event, received packets) is done by
@@ -37,7 +38,7 @@ const INSTALLERS = [
   // MQTT limits wrap authorization of subscriptions and its cache, and authn's authenticate.
   installAuthzCache, installMqttLimits, installDelayed, installRewrite, installAutoSubscribe,
   installTopicMetrics, installSlowSubs, installRuleEngine, installTrace,
-  installSysTopics,
+  installSysTopics, installSharedSubs,
 ];
 
 export interface MqttBroker {

@@ -207,8 +207,8 @@ export class MqttState {
     const session = this.sessions.get(client.id);
     if (!session || session.client !== client) return;
     for (const sub of subs) {
-      // 0x80 in a SUBACK is a refused filter [MQTT-3.9.3-2]; nothing was subscribed.
-      if (sub.qos === 128) continue;
+      // 0x80 or more in a SUBACK is a refused filter [MQTT-3.9.3-2]; nothing was subscribed.
+      if (sub.qos >= 0x80) continue;
       if (!session.subscriptions.has(sub.topic)) this.addFilter(sub.topic);
       session.subscriptions.set(sub.topic, { qos: sub.qos, nl: flag(sub.nl), rap: flag(sub.rap), rh: sub.rh ?? 0 });
     }
