@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import type { Browser } from 'playwright-core';
 import { launch, loginAsAdmin, openPage, type WatchedPage } from '../helpers/browser.ts';
-import { spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
+import { login, request, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
 
 let sim: SpawnedSimulator;
 let browser: Browser;
@@ -23,6 +23,7 @@ function mosquittoPub(args: string[]) {
 const sel = (name: string) => `[data-test=${name}]`;
 const payloads = (list: string) => w.page.locator(`${sel(`ws-${list}`)} ${sel('ws-message-payload')}`).allTextContents();
 const state = () => w.page.getAttribute(sel('ws-state'), 'data-state');
+const props = (list: string) => w.page.locator(`${sel(`ws-${list}`)} ${sel('ws-message-props')}`).allTextContents();
 
 async function until(check: () => Promise<boolean>, ms = 5000, what = 'condition') {
   const deadline = Date.now() + ms;
@@ -61,9 +62,10 @@ test.after(async () => {
   await sim?.kill();
 });
 
-test('the test client connects over ws to the page host and port at /mqtt, loading mqtt.js only then', async () => {
+test('the test client connects with MQTT 5.0 over ws to the page host and port at /mqtt, loading mqtt.js only then', async () => {
   await viaMenu('diagnose', 'websocket');
   await w.page.waitForSelector(sel('websocket-page'));
+  assert.is(await w.page.inputValue(sel('ws-protocolVersion')), '5');
   assert.is(await w.page.inputValue(sel('ws-host')), '127.0.0.1');
   assert.is(await w.page.inputValue(sel('ws-port')), String(sim.http));
   assert.is(await w.page.inputValue(sel('ws-path')), '/mqtt');
@@ -121,16 +123,57 @@ test('Clients lists the test client; coming back, it is still connected and the 
   assert.is(await w.page.locator('[data-test=ws-subscription][data-topic="demo/#"]').count(), 1);
 });
 
-test('MQTT 5.0 is refused by the simulator and the reason is shown in words', async () => {
+test('MQTT 5.0: a publish with a user property and content type comes back with them shown in the received list', async () => {
+  await w.page.click(`${sel('ws-publish-v5')} summary`);
+  await w.page.fill(`${sel('ws-property-key')} >> nth=0`, 'origin');
+  await w.page.fill(`${sel('ws-property-value')} >> nth=0`, 'console <e2e>');
+  await w.page.fill(sel('ws-contentType'), 'text/plain');
+  await w.page.fill(sel('ws-publishTopic'), 'demo/v5');
+  await publish('plaintext', 'hello v5');
+  await until(async () => (await payloads('received'))[0] === 'hello v5', 3000, 'the MQTT 5 message');
+  const shown = (await props('received'))[0];
+  assert.ok(shown.includes('User properties: {"origin":"console <e2e>"}'), shown);
+  assert.ok(shown.includes('Content type: text/plain'), shown);
+  assert.is((await props('published'))[0], shown, 'the published list shows what was sent');
+  assert.is(await w.page.locator(`${sel('ws-received')} e2e`).count(), 0, 'property values stay text');
+});
+
+test('MQTT 5.0: user properties from mosquitto_pub -V mqttv5 are shown too', async () => {
+  assert.is(await mosquittoPub(['-V', 'mqttv5', '-t', 'demo/mosquitto', '-m', 'from mosquitto', '-D', 'publish', 'user-property', 'site', 'plant 1']), 0);
+  await until(async () => (await payloads('received'))[0] === 'from mosquitto', 3000, 'the mosquitto MQTT 5 message');
+  assert.is((await props('received'))[0], 'User properties: {"site":"plant 1"}');
+});
+
+test('the client detail shows the test client as MQTT v5.0 with its queue and inflight figures', async () => {
+  await viaMenu('monitoring', 'clients');
+  await w.page.click(`[data-test=clients-row][data-key="${clientId}"] a`);
+  await w.page.waitForSelector(sel('client-detail'));
+  const facts = async (test: string) => Object.fromEntries(await w.page.locator(`${sel(test)} .description`).evaluateAll((items) =>
+    items.map((d) => [d.querySelector('dt')!.textContent, d.querySelector('dd')!.textContent])));
+  assert.is((await facts('client-connection')).Protocol, 'MQTT v5.0');
+  const session = await facts('client-session');
+  for (const figure of ['Inflight', 'Message Queue', 'Awaiting Release']) assert.match(session[figure], /^\d[\d,]* \/ [\d,]+$/, figure);
+  assert.match(session['Message Queue Dropped'], /^\d[\d,]*$/);
+  assert.ok(session['Session Expiry Interval'], 'the session expiry interval is shown');
+  await viaMenu('diagnose', 'websocket');
+  await w.page.waitForSelector(sel('websocket-page'));
+  assert.is(await state(), 'connected');
+});
+
+test('a banned client id is refused on MQTT 5.0 with the reason in words, and not retried', async () => {
+  const token = await login(sim.baseUrl);
+  const ban = await request(sim.baseUrl, 'POST', '/api/v5/banned', { token, body: { as: 'clientid', who: 'e2e-banned' } });
+  assert.is(ban.status, 200, ban.text);
   await w.page.click(sel('ws-tab-add'));
-  await w.page.selectOption(sel('ws-protocolVersion'), '5');
+  await w.page.fill(sel('ws-clientId'), 'e2e-banned');
   await w.page.fill(sel('ws-receiveMaximum'), '20');
   await w.page.click(sel('ws-connect'));
   await w.page.waitForSelector(sel('ws-error'));
-  assert.is(await w.page.textContent(sel('ws-error')), 'Connection refused: unacceptable protocol version');
+  assert.match(await w.page.textContent(sel('ws-error')) ?? '', /^Connection refused: (Not authorized \(0x87\)|Banned \(0x8A\))$/);
   await until(async () => (await state()) === 'disconnected', 3000, 'the refused connection to stop');
   await new Promise((r) => setTimeout(r, 500));
   assert.is(await state(), 'disconnected', 'a refusal is not retried');
+  await request(sim.baseUrl, 'DELETE', '/api/v5/banned/clientid/e2e-banned', { token });
 });
 
 test('a port nobody listens on: the attempt is retried with the address named, and cancel stops it', async () => {
@@ -166,8 +209,8 @@ test('kicking the test client in Clients: it shows the loss, reconnects by itsel
   await w.page.click(`${row} [data-test=clients-kick]`);
   await w.page.click('[data-test=confirm-ok]');
   await w.page.getByText('Kicked out successfully', { exact: true }).waitFor();
-  // The loss is told wherever the user is.
-  await w.page.getByText('connection disconnected', { exact: true }).waitFor();
+  // The loss is told wherever the user is (with the reason when the broker sends an MQTT 5 DISCONNECT).
+  await w.page.getByText(/^connection disconnected/).first().waitFor();
   await viaMenu('diagnose', 'websocket');
   await w.page.waitForSelector(sel('websocket-page'));
   await w.page.waitForSelector('[data-test=ws-state][data-state=connected]', { timeout: 10_000 });

@@ -340,6 +340,22 @@ test('a disconnected client shows when it left and offers clear session, which t
   api.restore();
 });
 
+test('an MQTT 5 session without queue limits reads Unlimited: mqueue_max 0 and awaiting_rel_max infinity, as EMQX reports them', async () => {
+  await login(detailPath('v5-unlimited'));
+  const api = fakeApi({
+    'GET /clients/v5-unlimited': { body: client('v5-unlimited', { expiry_interval: 300, mqueue_len: 12, mqueue_max: 0, mqueue_dropped: 3, awaiting_rel_cnt: 2, awaiting_rel_max: 'infinity' }) },
+    'GET /clients/v5-unlimited/subscriptions': { body: [] },
+    'GET /alarms': alarms,
+  });
+  await mount(<App />);
+  await waitFor(() => byTest('client-detail'));
+  assert.is(dl('client-connection').Protocol, 'MQTT v5.0');
+  const session = dl('client-session');
+  assert.equal([session['Session Expiry Interval'], session.Inflight, session['Message Queue'], session['Message Queue Dropped'], session['Awaiting Release']],
+    ['5m', '3 / 32', '12 / Unlimited', '3', '2 / Unlimited']);
+  api.restore();
+});
+
 test('kick out from the detail asks, deletes the encoded id, toasts and returns to the list', async () => {
   const id = 'a b/c';
   await login(detailPath(id));

@@ -8,6 +8,7 @@ import { clientOptions, defaultSettings, validateSettings, NEVER_EXPIRE } from '
 import { connectionOf, logsOf, resetWebSocketClient, sampleMonitors, setClientFactory, wsClient, type MqttLike } from '../../web/features/diagnose/websocket/store.ts';
 import { ROW_PX, VIEW_PX } from '../../web/features/diagnose/websocket/MessageList.tsx';
 import '../../web/features/diagnose/websocket/messages.ts';
+import { setLocale } from '../../web/lib/i18n.ts';
 import { navigate } from '../../web/lib/navigation.ts';
 import { clearSession, restoreSession } from '../../web/lib/session.ts';
 import { saveUser } from '../../web/lib/storage.ts';
@@ -123,17 +124,17 @@ test('list rows show payloads compactly, refuse what cannot be shown and never d
   assert.ok(long.endsWith('…'));
 });
 
-test('settings: defaults come from the page, numbers are range-checked, MQTT 5 fields only for 5.0', () => {
+test('settings: defaults come from the page with MQTT 5.0, numbers are range-checked, MQTT 5 fields only for 5.0', () => {
   const page = defaultSettings({ protocol: 'https:', hostname: 'ops.example', port: '' });
   assert.is(page.protocol, 'wss');
   assert.is(page.host, 'ops.example');
   assert.is(page.port, 443);
   assert.is(page.path, '/mqtt');
-  assert.is(page.protocolVersion, 4);
+  assert.is(page.protocolVersion, 5);
   assert.match(page.clientId, /^emqx_[0-9a-f]{8}$/);
   assert.is.not(defaultSettings().clientId, defaultSettings().clientId);
   assert.equal(validateSettings(page), {});
-  const bad = { ...page, port: 70000 as const, keepalive: -1 as const, path: 'mqtt', host: ' ', receiveMaximum: 0 as const };
+  const bad = { ...page, protocolVersion: 4 as const, port: 70000 as const, keepalive: -1 as const, path: 'mqtt', host: ' ', receiveMaximum: 0 as const };
   assert.equal(validateSettings(bad), {
     host: 'This field is required', port: 'the number range is 1 - 65535', path: 'The mount point must start with /',
     keepalive: 'the number range is 0 - 65535',
@@ -161,14 +162,18 @@ test('invalid settings are shown at their fields and nothing connects', async ()
   assert.is(state(), 'disconnected');
 });
 
-test('connect opens ws://<page host>:<page port>/mqtt with MQTT 3.1.1, cancel ends the attempt', async () => {
+test('connect opens ws://<page host>:<page port>/mqtt with MQTT 5.0 by default, cancel ends the attempt', async () => {
   await open();
+  assert.is(input('protocolVersion').value, '5');
+  assert.equal([...input('protocolVersion').querySelectorAll('option')].map((o) => o.textContent), ['3.1', '3.1.1', '5.0'], 'the older versions stay');
+  assert.not.ok(text().includes('3.1/3.1.1 only'), 'no hint that the simulator refuses 5.0');
   await type(input('username'), 'probe');
   await click(byTest('ws-connect'));
   await waitFor(() => state() === 'connecting');
   assert.is(made[0].url, 'ws://127.0.0.1:18083/mqtt');
   const o = made[0].options;
-  assert.is(o.protocolVersion, 4);
+  assert.is(o.protocolVersion, 5);
+  assert.equal(o.properties, { sessionExpiryInterval: 0 });
   assert.is(o.username, 'probe');
   assert.is(o.password, undefined);
   assert.is(o.keepalive, 60);
@@ -215,7 +220,6 @@ test('states follow the client: connected, connection lost → reconnecting, bac
 
 test('a refused CONNACK is told in words and not retried: MQTT 3 code 1, MQTT 5 code 0x86', async () => {
   await open();
-  await choose('protocolVersion', '5');
   assert.ok(byTest('ws-sessionExpiry') && byTest('ws-receiveMaximum') && byTest('ws-topicAliasMaximum') && byTest('ws-neverExpire'), 'MQTT 5 properties appear');
   await click(byTest('ws-connect'));
   assert.is(made[0].options.protocolVersion, 5);
@@ -225,7 +229,7 @@ test('a refused CONNACK is told in words and not retried: MQTT 3 code 1, MQTT 5 
   assert.equal(last().calls, [['end', true]]);
   await click(byTest('ws-connect'));
   await fire(last(), 'error', Object.assign(new Error('Connection refused: Bad User Name or Password'), { code: 0x86 }));
-  assert.is(byTest('ws-error')?.textContent, 'Bad User Name or Password');
+  assert.is(byTest('ws-error')?.textContent, 'Connection refused: Bad User Name or Password (0x86)');
   const other = await connected();
   await fire(other, 'error', new Error('socket hiccup'));
   assert.is(state(), 'connected');
@@ -459,6 +463,140 @@ test('logging out ends every test-client connection', async () => {
   assert.equal(client.calls, [['end', true]]);
   assert.is(wsClient.connections.length, 1);
   assert.is(wsClient.connections[0].status, 'disconnected');
+});
+
+const props = (list: string) => [...document.querySelectorAll(`[data-test=ws-${list}] [data-test=ws-message-props]`)].map((p) => p.textContent);
+const keys = () => [...document.querySelectorAll<HTMLInputElement>('[data-test=ws-property-key]')];
+const values = () => [...document.querySelectorAll<HTMLInputElement>('[data-test=ws-property-value]')];
+
+test('MQTT 5 publish: user property rows, content type, expiry, alias, response topic and correlation data go out as properties', async () => {
+  await open();
+  const client = await connected();
+  await fire(client, 'connect', { returnCode: 0, properties: { topicAliasMaximum: 10 } });
+  assert.ok(byTest('ws-publish-v5'), 'the MQTT 5 properties of a publish are offered');
+  await type(keys()[0], 'source');
+  await type(values()[0], 'console');
+  await click(byTest('ws-property-add'));
+  await click(byTest('ws-property-add'));
+  await type(keys()[1], 'source');
+  await type(values()[1], 'again');
+  await type(values()[2], 'no key');
+  await type(input('contentType'), 'application/json');
+  await type(input('messageExpiryInterval'), '4294967296');
+  await type(input('topicAlias'), '11');
+  await type(input('responseTopic'), 'reply/#');
+  await type(input('correlationData'), 'req-1');
+  await submit(byTest('ws-publish')!.querySelector('form'));
+  assert.is(byTest('error-userProperties')?.textContent, 'This field is required');
+  assert.is(keys()[2].getAttribute('aria-invalid'), 'true', 'the row without a key is marked');
+  assert.is(byTest('error-messageExpiryInterval')?.textContent, 'the number range is 0 - 4294967295');
+  assert.is(byTest('error-topicAlias')?.textContent, 'the number range is 1 - 10', 'no alias above the Topic Alias Maximum of CONNACK');
+  assert.is(byTest('error-responseTopic')?.textContent, "A publish topic cannot contain '#' or '+'");
+  assert.equal(client.calls, [], 'nothing is sent while a field is wrong');
+  await click(document.querySelectorAll('[data-test=ws-property-remove]')[2]);
+  assert.is(keys().length, 2);
+  await type(input('messageExpiryInterval'), '60');
+  await type(input('topicAlias'), '3');
+  await type(input('responseTopic'), 'reply/console');
+  await submit(byTest('ws-publish')!.querySelector('form'));
+  assert.equal(client.calls, [['publish', 'testtopic/1', bytes('{ "msg": "hello" }'), {
+    qos: 0, retain: false,
+    properties: {
+      userProperties: { source: ['console', 'again'] }, contentType: 'application/json', messageExpiryInterval: 60, topicAlias: 3,
+      responseTopic: 'reply/console', correlationData: 'req-1',
+    },
+  }]]);
+  client.answer(null);
+  await flushed();
+  assert.equal(props('published'), ['User properties: {"source":["console","again"]} · Content type: application/json · Message expiry interval (s): 60 · Topic alias: 3 · Response topic: reply/console · Correlation data: req-1']);
+});
+
+test('a topic alias needs the broker to allow one; on MQTT 3.1.1 no MQTT 5 field is shown and nothing extra is sent', async () => {
+  await open();
+  const client = await connected();
+  await type(input('topicAlias'), '1');
+  await submit(byTest('ws-publish')!.querySelector('form'));
+  assert.is(byTest('error-topicAlias')?.textContent, 'The broker takes no topic alias');
+  await click(byTest('ws-tab-add'));
+  await choose('protocolVersion', '4');
+  assert.not.ok(byTest('ws-publish-v5') || byTest('ws-subscriptionId') || byTest('ws-sessionExpiry'), 'MQTT 5 fields are hidden for 3.1.1');
+  const v4 = await connected();
+  assert.is(made.at(-1)!.options.protocolVersion, 4);
+  assert.is(made.at(-1)!.options.properties, undefined);
+  connectionOf(wsClient.active).publishForm.contentType = 'text/plain';
+  await submit(byTest('ws-publish')!.querySelector('form'));
+  await type(input('subscribeTopic'), 'a/b');
+  await submit(byTest('ws-subscribe')!.querySelector('form'));
+  assert.equal(v4.calls, [['publish', 'testtopic/1', bytes('{ "msg": "hello" }'), { qos: 0, retain: false }], ['subscribe', 'a/b', { qos: 0 }]]);
+  assert.equal(client.calls, []);
+});
+
+test('a subscription identifier is range-checked and sent with the subscription', async () => {
+  await open();
+  const client = await connected();
+  await type(input('subscriptionId'), '0');
+  await submit(byTest('ws-subscribe')!.querySelector('form'));
+  assert.is(byTest('error-subscriptionId')?.textContent, 'the number range is 1 - 268435455');
+  await type(input('subscriptionId'), '7');
+  await submit(byTest('ws-subscribe')!.querySelector('form'));
+  assert.equal(client.calls, [['subscribe', 'testtopic/#', { qos: 0, properties: { subscriptionIdentifier: 7 } }]]);
+});
+
+test('received MQTT 5 messages show their properties in the row and in the drawer, as text', async () => {
+  await open();
+  const client = await connected();
+  client.emit('message', 'demo/plain', new TextEncoder().encode('none'), { qos: 0, retain: false });
+  client.emit('message', 'demo/v5', new TextEncoder().encode('hi'), {
+    qos: 1, retain: false,
+    properties: {
+      userProperties: { who: '<b>me</b>', tags: ['a', 'b'] }, contentType: 'text/plain', messageExpiryInterval: 42, topicAlias: 2,
+      subscriptionIdentifier: 7, responseTopic: 'reply/x', correlationData: new TextEncoder().encode('c-1'), payloadFormatIndicator: true,
+    },
+  });
+  await flushed();
+  assert.equal(props('received'), ['User properties: {"who":"<b>me</b>","tags":["a","b"]} · Content type: text/plain · Message expiry interval (s): 42 · Topic alias: 2 · Response topic: reply/x · Correlation data: c-1 · Subscription identifier: 7']);
+  assert.is(byTest('ws-received')!.querySelector('b'), null, 'property values are text');
+  const rows = document.querySelectorAll<HTMLElement>('[data-test=ws-received] [data-test=ws-message]');
+  assert.not.ok(rows[1].querySelector('[data-test=ws-message-props]'), 'a message without properties shows none');
+  await click(rows[0].querySelector('[data-test=ws-message-view]'));
+  const drawer = await waitFor(() => byTest('ws-message-drawer'));
+  const facts = Object.fromEntries([...drawer.querySelectorAll('.description')].map((d) => [d.querySelector('dt')!.textContent, d.querySelector('dd')!.textContent]));
+  assert.equal([facts['User properties'], facts['Content type'], facts['Message expiry interval (s)'], facts['Topic alias'], facts['Subscription identifier'], facts['Correlation data']],
+    ['{"who":"<b>me</b>","tags":["a","b"]}', 'text/plain', '42', '2', '7', 'c-1']);
+  assert.is(drawer.querySelector('b'), null);
+});
+
+test('refusals are told with the reason code in words: SUBACK, PUBACK and a server DISCONNECT with its reason string', async () => {
+  await open();
+  const client = await connected();
+  await submit(byTest('ws-subscribe')!.querySelector('form'));
+  client.answer(new Error('Subscribe error: Not authorized'), [{ topic: 'testtopic/#', qos: 0 }], { granted: [0x87], properties: { reasonString: 'denied by ACL' } });
+  await waitFor(() => text().includes('Subscription failure: Not authorized (0x87): denied by ACL'));
+  assert.ok(byTest('ws-no-subscriptions'));
+  await submit(byTest('ws-publish')!.querySelector('form'));
+  client.answer(Object.assign(new Error('Publish error: Quota exceeded'), { code: 0x97 }), { properties: { reasonString: 'slow down' } });
+  await waitFor(() => text().includes('Publishing failure: Quota exceeded (0x97): slow down'));
+  await fire(client, 'disconnect', { reasonCode: 0x8e, properties: { reasonString: 'another connection took the client id' } });
+  await fire(client, 'close');
+  assert.is(byTest('ws-error')?.textContent, 'connection disconnected: Session taken over (0x8E): another connection took the client id');
+  await fire(client, 'connect', {});
+  await fire(client, 'close');
+  assert.is(byTest('ws-error')?.textContent, 'connection disconnected', 'the reason belongs to that disconnect only');
+});
+
+test('a refused CONNACK reads in Chinese too', async () => {
+  await open();
+  setLocale('zh');
+  try {
+    await click(byTest('ws-connect'));
+    await fire(last(), 'error', Object.assign(new Error('refused'), { code: 1 }));
+    assert.is(byTest('ws-error')?.textContent, '连接被拒绝：不支持的协议版本');
+    await click(byTest('ws-connect'));
+    await fire(last(), 'error', Object.assign(new Error('refused'), { code: 0x84 }));
+    assert.is(byTest('ws-error')?.textContent, '连接被拒绝：不支持的协议版本 (0x84)');
+  } finally {
+    setLocale('en');
+  }
 });
 
 test.after(() => {

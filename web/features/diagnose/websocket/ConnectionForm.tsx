@@ -20,7 +20,7 @@ export function ConnectionForm({ id }: { id: string }) {
   const set = <K extends keyof Settings>(key: K) => (v: Settings[K]) => {
     conn.settings[key] = v;
   };
-  const common = <K extends keyof Settings>(key: K) => ({ name: key, label: `websocket.${key}`, error: snap.errors[key], disabled: locked, onChange: set(key) });
+  const common = <K extends keyof Settings>(key: K) => ({ name: key, label: `websocket.${key}`, value: s[key], error: snap.errors[key], disabled: locked, onChange: set(key) });
   const ports = [...new Set([location.port ? Number(location.port) : undefined, WS_PORTS[s.protocol]].filter(Boolean))];
 
   return (
@@ -30,18 +30,18 @@ export function ConnectionForm({ id }: { id: string }) {
         <StateTag status={snap.status} />
       </header>
       <fieldset class="ws-grid-4" disabled={locked}>
-        <SelectInput {...common('protocol')} value={s.protocol} options={[{ value: 'ws', label: 'ws://' }, { value: 'wss', label: 'wss://' }]} />
-        <TextInput {...common('host')} value={s.host} />
-        <NumberInput {...common('port')} value={s.port} list={`${id}-ports`} />
-        <TextInput {...common('path')} value={s.path} help="websocket.pathHelp" />
-        <TextInput {...common('clientId')} value={s.clientId}>
+        <SelectInput {...common('protocol')} options={[{ value: 'ws', label: 'ws://' }, { value: 'wss', label: 'wss://' }]} />
+        <TextInput {...common('host')} />
+        <NumberInput {...common('port')} list={`${id}-ports`} />
+        <TextInput {...common('path')} help="websocket.pathHelp" />
+        <TextInput {...common('clientId')}>
           <button type="button" class="secondary outline ws-icon-button" aria-label={t('websocket.randomId')} title={t('websocket.randomId')}
             data-test="ws-random-id" disabled={locked} onClick={() => (conn.settings.clientId = randomClientId())}><Icon name="refresh" /></button>
         </TextInput>
-        <TextInput {...common('username')} value={s.username} />
-        <TextInput {...common('password')} value={s.password} type="password" />
-        <SelectInput {...common('protocolVersion')} value={s.protocolVersion} options={PROTOCOL_VERSIONS} />
-        <NumberInput {...common('keepalive')} value={s.keepalive} />
+        <TextInput {...common('username')} label="login.username" />
+        <TextInput {...common('password')} label="login.password" type="password" />
+        <SelectInput {...common('protocolVersion')} options={PROTOCOL_VERSIONS} />
+        <NumberInput {...common('keepalive')} />
         <div class="ws-field ws-switches">
           <CheckInput {...common('clean')} checked={s.clean} />
           {s.protocolVersion === 5 && <CheckInput {...common('neverExpire')} checked={s.neverExpire} />}
@@ -49,9 +49,8 @@ export function ConnectionForm({ id }: { id: string }) {
         {s.protocolVersion === 5 && (
           <>
             <NumberInput {...common('sessionExpiry')} value={s.neverExpire ? 4294967295 : s.sessionExpiry} disabled={locked || s.neverExpire} />
-            <NumberInput {...common('receiveMaximum')} value={s.receiveMaximum} />
-            <NumberInput {...common('topicAliasMaximum')} value={s.topicAliasMaximum} />
-            <p class="muted note ws-wide">{t('websocket.v5Note')}</p>
+            <NumberInput {...common('receiveMaximum')} />
+            <NumberInput {...common('topicAliasMaximum')} />
           </>
         )}
       </fieldset>
@@ -59,10 +58,10 @@ export function ConnectionForm({ id }: { id: string }) {
       <details class="ws-will">
         <summary>{t('websocket.will')}</summary>
         <fieldset class="ws-grid-4" disabled={locked}>
-          <TextInput {...common('willTopic')} value={s.willTopic} help="websocket.willHelp" />
-          <SelectInput {...common('willQos')} value={s.willQos} options={QOS_OPTIONS} />
+          <TextInput {...common('willTopic')} help="websocket.willHelp" />
+          <SelectInput {...common('willQos')} options={QOS_OPTIONS} />
           <div class="ws-field ws-switches"><CheckInput {...common('willRetain')} label="websocket.retain" checked={s.willRetain} /></div>
-          <TextInput {...common('willPayload')} value={s.willPayload} />
+          <TextInput {...common('willPayload')} />
         </fieldset>
       </details>
       <div class="ws-actions">

@@ -1,8 +1,9 @@
 /**
  * The received or published messages of one connection, newest first, virtualised: only the rows
  * in the visible window (plus a few) are rendered, so ten thousand messages scroll smoothly.
- * Each row shows topic, QoS, retain flag, time and the payload in the chosen encoding; the full
- * payload opens in the kit's viewer, which refuses payloads over 1 MB.
+ * Each row shows topic, QoS, retain flag, its MQTT 5 properties in one line, time and the payload
+ * in the chosen encoding; the full message opens in a drawer with the kit's payload viewer, which
+ * refuses payloads over 1 MB.
  */
 import { memo, useState } from 'react';
 import { useSnapshot } from 'valtio';
@@ -36,12 +37,15 @@ function cachedText(message: LoggedMessage, encoding: Encoding) {
 const Row = memo(function Row(props: { message: LoggedMessage; encoding: Encoding; top: number; onView: (m: LoggedMessage) => void }) {
   const { message: m, encoding } = props;
   const text = cachedText(m, encoding);
+  // Properties take the room the topic leaves; the full text is in the title and the drawer.
+  const shown = m.props?.map(([name, value]) => `${t(`websocket.${name}`)}: ${value}`).join(' · ');
   return (
     <li class="ws-row" style={{ top: `${props.top}px`, height: `${ROW_PX}px` }} data-test="ws-message">
       <div class="ws-row-head">
         <code class="ws-topic" data-test="ws-message-topic">{m.topic}</code>
         <span class="tag tag-off" data-test="ws-message-qos">QoS {m.qos}</span>
         {m.retain && <span class="tag tag-warn" data-test="ws-message-retain">{t('websocket.retain')}</span>}
+        {shown && <span class="ws-topic muted" style={{ flex: '1 1 0' }} title={shown} data-test="ws-message-props">{shown}</span>}
         <time class="muted">{formatDateTime(m.time)}</time>
         <button type="button" class="link" data-test="ws-message-view" onClick={() => props.onView(m)}>{t('common.view')}</button>
       </div>
@@ -92,7 +96,7 @@ export function MessageList({ id, list }: { id: string; list: 'received' | 'publ
         )}
       {viewing && (
         <Drawer title={t('websocket.message')} onClose={() => setViewing(null)} test="ws-message-drawer">
-          <Descriptions items={[['websocket.topic', viewing.topic], ['websocket.qos', viewing.qos], ['websocket.retain', viewing.retain], ['websocket.time', formatDateTime(viewing.time)]]} />
+          <Descriptions items={[['websocket.topic', viewing.topic], ['websocket.qos', viewing.qos], ['websocket.retain', viewing.retain], ['websocket.time', formatDateTime(viewing.time)], ...(viewing.props ?? []).map(([name, text]): [string, string] => [`websocket.${name}`, text])]} />
           {viewing.payload ? <PayloadView base64={toBase64(viewing.payload)} /> : <PayloadView base64="" size={viewing.size} />}
         </Drawer>
       )}

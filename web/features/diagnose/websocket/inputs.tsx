@@ -35,27 +35,24 @@ const attrs = (p: Common) => ({
   'data-test': `ws-${p.name}`,
 });
 
-export function TextInput(p: Common & { value: string; onChange: (v: string) => void; type?: 'text' | 'password'; placeholder?: string; children?: ComponentChildren }) {
-  const input = { ...attrs(p), value: p.value, placeholder: p.placeholder, onInput: (e: Event) => p.onChange(value(e)) };
+/** A text, password or number field; a number field keeps '' while empty, so a range rule can say what is missing. */
+export function TextInput<V extends string | number>(p: Common & {
+  value: V | ''; onChange: (v: V) => void; type?: 'text' | 'password' | 'number'; placeholder?: string; list?: string; children?: ComponentChildren;
+}) {
+  // preact's types allow `list` on some input types only; browsers take it on these three.
+  const type = p.type ?? 'text';
   return (
     <Field {...p}>
       <span class="ws-input-row">
-        {p.type === 'password' ? <input {...input} type="password" autoComplete="new-password" /> : <input {...input} type="text" autoComplete="off" />}
+        <input {...attrs(p)} type={type as 'number'} value={String(p.value)} placeholder={p.placeholder} list={p.list} autoComplete={type === 'password' ? 'new-password' : 'off'}
+          onInput={(e) => p.onChange((type !== 'number' || value(e) === '' ? value(e) : Number(value(e))) as V)} />
         {p.children}
       </span>
     </Field>
   );
 }
 
-/** A number field that keeps '' while empty, so a range rule can say what is missing. */
-export function NumberInput(p: Common & { value: number | ''; onChange: (v: number | '') => void; list?: string }) {
-  return (
-    <Field {...p}>
-      <input {...attrs(p)} type="number" value={p.value === '' ? '' : String(p.value)} list={p.list}
-        onInput={(e) => p.onChange(value(e) === '' ? '' : Number(value(e)))} />
-    </Field>
-  );
-}
+export const NumberInput = (p: Common & { value: number | ''; onChange: (v: number | '') => void; list?: string }) => <TextInput {...p} type="number" />;
 
 /** A select; option labels are shown as given (translate them first). */
 export function SelectInput<V extends string | number>(p: Common & { value: V; options: { value: V; label: string }[]; onChange: (v: V) => void }) {

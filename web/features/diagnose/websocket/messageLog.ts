@@ -4,7 +4,6 @@
  * payload. Payloads over 1 MB are never rendered, so only their size is kept.
  */
 import { PAYLOAD_VIEW_LIMIT } from '../../../ui/PayloadView.tsx';
-import type { Encoding } from './payload.ts';
 
 export interface LoggedMessage {
   id: number;
@@ -16,8 +15,8 @@ export interface LoggedMessage {
   /** The bytes, or null when they were over the view limit and dropped. */
   payload: Uint8Array | null;
   size: number;
-  /** How a published payload was typed. */
-  encoding?: Encoding;
+  /** MQTT 5 properties as [label key, text] pairs, when the message had any. */
+  props?: [string, string][];
 }
 
 /** Newest messages kept per list (DESIGN.md §6: the console's heap stays small). */

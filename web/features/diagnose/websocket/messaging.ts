@@ -1,14 +1,15 @@
 /**
  * Subscribing, unsubscribing and publishing on a test-client connection, with the checks made
- * before anything is sent (topic filters, topic names, payload encodings) and the spec's
- * messages for refusals ('Subscription failure', 'Publishing failure', 'Client not connected').
+ * before anything is sent (topic filters, topic names, payload encodings, MQTT 5 properties) and
+ * the spec's messages for refusals ('Subscription failure', 'Publishing failure', 'Client not connected').
  */
 import { t } from '../../../lib/i18n.ts';
-import { reasonCodeLabel } from '../../../lib/reasonCodes.ts';
 import { toast } from '../../../lib/toasts.ts';
-import { topicFilter, topicName } from '../../../lib/validators.ts';
+import { numberRange, topicFilter, topicName } from '../../../lib/validators.ts';
+import { reasonText } from './lifecycle.ts';
 import { parsePayload } from './payload.ts';
-import type { QoS } from './settings.ts';
+import { propertyPairs, publishProperties, publishRules } from './properties.ts';
+import { check, optionalNumber, type QoS } from './settings.ts';
 import { connectionOf, countFor, flush, runtime, schedule, type Connection, type MqttLike } from './store.ts';
 
 /** The connected client, or undefined after telling the user 'Client not connected'. */
@@ -19,17 +20,27 @@ function connectedClient(conn: Connection): MqttLike | undefined {
   return undefined;
 }
 
-/** Subscribes to the filter in the subscribe form; a refusal (SUBACK 0x80) is 'Subscription failure'. */
+/** MQTT 5 subscription identifiers are 1 to 268,435,455 (MQTT 5 §3.8.2.1.2). */
+const SUBSCRIBE_RULES = { topic: [topicFilter], subscriptionId: [numberRange(1, 268435455)] };
+
+/**
+ * Subscribes to the filter in the subscribe form (with its subscription identifier on MQTT 5);
+ * a refusal is 'Subscription failure', on MQTT 5 with the SUBACK reason code in words.
+ */
 export function subscribe(id: string) {
   const conn = connectionOf(id);
-  const { topic, qos } = conn.subscribeForm;
-  conn.subscribeForm.error = topicFilter(topic, {}) ?? '';
-  if (conn.subscribeForm.error) return;
+  const form = conn.subscribeForm;
+  const v5 = conn.settings.protocolVersion === 5;
+  const { topic, qos } = form;
+  form.errors = check(v5 ? SUBSCRIBE_RULES : { topic: SUBSCRIBE_RULES.topic }, form);
+  if (form.errors.topic || form.errors.subscriptionId) return;
+  const subscriptionId = v5 ? optionalNumber(form.subscriptionId) : undefined;
   const client = connectedClient(conn);
-  client?.subscribe(topic, { qos }, (error, granted) => {
-    const code = (error as { code?: number } | null | undefined)?.code ?? granted?.[0]?.qos;
+  client?.subscribe(topic, subscriptionId ? { qos, properties: { subscriptionIdentifier: subscriptionId } } : { qos }, (error, granted, packet) => {
+    // mqtt.js gives the SUBACK codes in the packet; a refusal's error carries no code of its own.
+    const code = packet?.granted?.[0] ?? (error as { code?: number } | null | undefined)?.code ?? granted?.[0]?.qos;
     if (error || code === undefined || code >= 0x80) {
-      const reason = conn.settings.protocolVersion === 5 && typeof code === 'number' && code > 0x80 ? `: ${reasonCodeLabel(code, 'suback')}` : '';
+      const reason = v5 && code !== undefined && code >= 0x80 ? `: ${reasonText(code, 'suback', packet?.properties?.reasonString)}` : '';
       return void toast(`${t('websocket.subscribeFailed')}${reason}`, 'error');
     }
     const granted0 = Math.min(code, 2) as QoS;
@@ -46,30 +57,35 @@ export function unsubscribe(id: string, topic: string) {
   });
 }
 
-/** Publishes the publish form after checking its topic and payload encoding. */
+/**
+ * Publishes the publish form after checking its topic, payload encoding and, on MQTT 5, its
+ * properties; a refusal (PUBACK or PUBREC from 0x80) is 'Publishing failure' with the reason in words.
+ */
 export function publish(id: string) {
   const conn = connectionOf(id);
   const form = conn.publishForm;
+  const rt = runtime(id);
+  const v5 = conn.settings.protocolVersion === 5;
   const parsed = parsePayload(form.payload, form.encoding);
-  const errors: Record<string, string> = {};
-  const topicError = topicName(form.topic, {});
-  if (topicError) errors.topic = topicError;
+  const errors = check(v5 ? { topic: [topicName], ...publishRules(rt.aliasMax) } : { topic: [topicName] }, form);
   if ('error' in parsed) errors.payload = parsed.error;
   form.errors = errors;
   if (Object.keys(errors).length > 0 || 'error' in parsed) return;
-  const rt = runtime(id);
-  const { topic, qos, retain, encoding } = form;
+  const { topic, qos, retain } = form;
+  const properties = v5 ? publishProperties(form) : undefined;
   const client = connectedClient(conn);
   if (!client) {
     countFor(rt, topic, 'dropped');
     return schedule(conn, rt);
   }
-  client.publish(topic, parsed.bytes, { qos, retain }, (error) => {
+  client.publish(topic, parsed.bytes, properties ? { qos, retain, properties } : { qos, retain }, (error, packet) => {
     if (error) {
-      toast(`${t('websocket.publishFailed')}: ${error.message}`, 'error');
+      const code = (error as { code?: number }).code;
+      const reason = typeof code === 'number' ? reasonText(code, undefined, packet?.properties?.reasonString) : error.message;
+      toast(`${t('websocket.publishFailed')}: ${reason}`, 'error');
       countFor(rt, topic, 'dropped');
     } else {
-      rt.published.push({ topic, qos, retain, time: Date.now(), payload: parsed.bytes, encoding });
+      rt.published.push({ topic, qos, retain, time: Date.now(), payload: parsed.bytes, props: propertyPairs(properties) });
       rt.totals.published += 1;
       countFor(rt, topic, 'outgoing');
     }

@@ -57,8 +57,8 @@ export function defaultSettings(page: { protocol: string; hostname: string; port
     clientId: randomClientId(),
     username: '',
     password: '',
-    // aedes and MQTT 3 brokers refuse 5 (stack-notes: default protocolVersion 4).
-    protocolVersion: 4,
+    // MQTT 5.0, as the broker's own dashboard; 3.1 and 3.1.1 stay selectable.
+    protocolVersion: 5,
     keepalive: 60,
     clean: true,
     sessionExpiry: 0,
@@ -72,17 +72,19 @@ export function defaultSettings(page: { protocol: string; hostname: string; port
   };
 }
 
+/** A topic name that may be left empty. */
+export const optionalTopic: Rule = (value) => (isEmpty(value) ? undefined : topicName(value, {}));
 const pathRule: Rule = (value) => (String(value ?? '').startsWith('/') ? undefined : t('websocket.pathInvalid'));
 const requiredRule: Rule = (value) => (isEmpty(value) || String(value).trim() === '' ? t('validation.required') : undefined);
 
-/** Each setting's checks; MQTT 5 properties only count when 5.0 is chosen. */
+/** Each setting's checks. */
 const RULES: Partial<Record<keyof Settings, Rule[]>> = {
   host: [requiredRule],
   port: [requiredRule, numberRange(1, 65535)],
   path: [pathRule],
   clientId: [requiredRule],
   keepalive: [requiredRule, numberRange(0, 65535)],
-  willTopic: [(value) => (isEmpty(value) ? undefined : topicName(value, {}))],
+  willTopic: [optionalTopic],
 };
 const V5_RULES: Partial<Record<keyof Settings, Rule[]>> = {
   sessionExpiry: [numberRange(0, NEVER_EXPIRE)],
@@ -90,16 +92,18 @@ const V5_RULES: Partial<Record<keyof Settings, Rule[]>> = {
   topicAliasMaximum: [numberRange(0, 65535)],
 };
 
-/** The first problem of each setting, by field name (empty when all are fine). */
-export function validateSettings(settings: Settings): Record<string, string> {
+/** The first problem of each field that has rules, by field name (empty when all are fine). */
+export function check(rules: Record<string, Rule[] | undefined>, values: object): Record<string, string> {
   const errors: Record<string, string> = {};
-  const rules = settings.protocolVersion === 5 ? { ...RULES, ...V5_RULES } : RULES;
   for (const [field, list] of Object.entries(rules)) {
-    const message = validate(list!, settings[field as keyof Settings], settings as unknown as Record<string, unknown>);
+    const message = validate(list!, (values as Record<string, unknown>)[field], values as Record<string, unknown>);
     if (message) errors[field] = message;
   }
   return errors;
 }
+
+/** The first problem of each setting; MQTT 5 properties only count when 5.0 is chosen. */
+export const validateSettings = (settings: Settings) => check(settings.protocolVersion === 5 ? { ...RULES, ...V5_RULES } : RULES, settings);
 
 /** The WebSocket URL, e.g. `ws://127.0.0.1:18083/mqtt` (IPv6 hosts in brackets). */
 export function brokerUrl(s: Settings): string {
@@ -107,7 +111,13 @@ export function brokerUrl(s: Settings): string {
   return `${s.protocol}://${host}:${s.port}${s.path}`;
 }
 
-const optionalNumber = (value: number | '') => (value === '' ? undefined : Number(value));
+export const optionalNumber = (value: number | '') => (value === '' ? undefined : Number(value));
+
+/** `o` without its undefined entries, or undefined when none is left. */
+export function defined<T extends object>(o: T): T | undefined {
+  const kept = Object.entries(o).filter(([, v]) => v !== undefined);
+  return kept.length ? (Object.fromEntries(kept) as T) : undefined;
+}
 
 /** The mqtt.js connect options for valid settings (reconnecting every `reconnectPeriod` ms). */
 export function clientOptions(s: Settings, reconnectPeriod: number) {
@@ -132,7 +142,7 @@ export function clientOptions(s: Settings, reconnectPeriod: number) {
     connectTimeout: 10_000,
     // No worker-timers: they need a blob: Worker, which the CSP does not allow (stack-notes §e).
     timerVariant: 'native' as const,
-    properties: properties && (Object.fromEntries(Object.entries(properties).filter(([, v]) => v !== undefined)) as typeof properties),
+    properties: properties && defined(properties),
     will: s.willTopic ? { topic: s.willTopic, payload: s.willPayload, qos: s.willQos, retain: s.willRetain } : undefined,
   };
 }

@@ -13,6 +13,7 @@ import { topicFilter } from '../../../lib/validators.ts';
 import { MessageLog } from './messageLog.ts';
 import { TopicCounter, type Counts, type Direction, type Rates } from './monitors.ts';
 import type { Encoding } from './payload.ts';
+import { emptyPublishProps, type PublishProps } from './properties.ts';
 import { defaultSettings, type clientOptions, type QoS, type Settings } from './settings.ts';
 
 export type Status = 'connecting' | 'connected' | 'disconnecting' | 'disconnected' | 'reconnecting';
@@ -29,10 +30,15 @@ export const SAMPLE_MS = 1000;
 /** What the store needs of an mqtt.js client; tests pass a fake with the same shape. */
 export interface MqttLike {
   on(event: string, listener: (...args: any[]) => void): unknown;
-  subscribe(topic: string, options: { qos: QoS }, callback: (error?: Error | null, granted?: { topic: string; qos: number }[]) => void): unknown;
+  subscribe(topic: string, options: { qos: QoS; properties?: object }, callback: (error?: Error | null, granted?: { topic: string; qos: number }[], packet?: Ack) => void): unknown;
   unsubscribe(topic: string, callback: (error?: Error | null) => void): unknown;
-  publish(topic: string, payload: Uint8Array, options: { qos: QoS; retain: boolean }, callback: (error?: Error | null) => void): unknown;
+  publish(topic: string, payload: Uint8Array, options: { qos: QoS; retain: boolean; properties?: object }, callback: (error?: Error | null, packet?: Ack) => void): unknown;
   end(force?: boolean, options?: object, callback?: () => void): unknown;
+}
+/** The parts of an acknowledgement the client reads: SUBACK codes and the MQTT 5 reason string. */
+export interface Ack {
+  granted?: number[];
+  properties?: { reasonString?: string };
 }
 export type ClientFactory = (url: string, options: ReturnType<typeof clientOptions>) => MqttLike | Promise<MqttLike>;
 
@@ -51,8 +57,8 @@ export interface Connection {
   error: string;
   errors: Record<string, string>;
   subscriptions: { topic: string; qos: QoS }[];
-  subscribeForm: { topic: string; qos: QoS; error: string };
-  publishForm: { topic: string; qos: QoS; retain: boolean; payload: string; encoding: Encoding; errors: Record<string, string> };
+  subscribeForm: { topic: string; qos: QoS; subscriptionId: number | ''; errors: Record<string, string> };
+  publishForm: PublishProps & { topic: string; qos: QoS; retain: boolean; payload: string; encoding: Encoding; errors: Record<string, string> };
   received: { total: number; kept: number; encoding: Encoding };
   published: { total: number; kept: number; encoding: Encoding };
   /** Bumped when the message logs changed. */
@@ -69,6 +75,8 @@ export interface Runtime {
   published: MessageLog;
   totals: { received: number; published: number };
   counters: TopicCounter[];
+  /** The Topic Alias Maximum of the broker's CONNACK (0: no aliases). */
+  aliasMax: number;
   flushTimer?: ReturnType<typeof setTimeout>;
 }
 
@@ -89,8 +97,8 @@ export function setClientFactory(next: ClientFactory | null) {
 function newConnection(n: number): Connection {
   return {
     id: `c${n}`, n, settings: defaultSettings(), status: 'disconnected', error: '', errors: {}, subscriptions: [],
-    subscribeForm: { topic: 'testtopic/#', qos: 0, error: '' },
-    publishForm: { topic: 'testtopic/1', qos: 0, retain: false, payload: '{ "msg": "hello" }', encoding: 'json', errors: {} },
+    subscribeForm: { topic: 'testtopic/#', qos: 0, subscriptionId: '', errors: {} },
+    publishForm: { topic: 'testtopic/1', qos: 0, retain: false, payload: '{ "msg": "hello" }', encoding: 'json', errors: {}, ...emptyPublishProps() },
     received: { total: 0, kept: 0, encoding: 'plaintext' }, published: { total: 0, kept: 0, encoding: 'plaintext' },
     rev: 0, monitors: [], activeMonitor: '', monitorForm: { topic: '', error: '' },
   };
@@ -104,7 +112,7 @@ watch(session, () => !session.token && resetWebSocketClient());
 
 export function runtime(id: string): Runtime {
   let rt = runtimes.get(id);
-  if (!rt) runtimes.set(id, (rt = { attempt: 0, received: new MessageLog(), published: new MessageLog(), totals: { received: 0, published: 0 }, counters: [] }));
+  if (!rt) runtimes.set(id, (rt = { attempt: 0, received: new MessageLog(), published: new MessageLog(), totals: { received: 0, published: 0 }, counters: [], aliasMax: 0 }));
   return rt;
 }
 

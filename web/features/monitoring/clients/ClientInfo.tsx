@@ -54,7 +54,8 @@ export function ClientInfo({ client: c }: { client: Client }) {
     ['clients.expiryInterval', expiry(c.expiry_interval)],
     ['clients.subscriptionsCnt', ratio(c.subscriptions_cnt, c.subscriptions_max)],
     ['clients.inflight', ratio(c.inflight_cnt, c.inflight_max)],
-    ['clients.mqueue', ratio(c.mqueue_len, c.mqueue_max)],
+    // A queue without a length limit reports mqueue_max 0 (emqx_mqueue.erl MAX_LEN_INFINITY, v5.5.1).
+    ['clients.mqueue', ratio(c.mqueue_len, c.mqueue_max === 0 ? 'infinity' : c.mqueue_max)],
     ['clients.mqueueDropped', num(c.mqueue_dropped)],
     ['clients.awaitingRel', ratio(c.awaiting_rel_cnt, c.awaiting_rel_max)],
     ['clients.heapSize', num(c.heap_size)],
