@@ -3,7 +3,7 @@
 // and without encapsulation, so its hooks see the requests of every route module after it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import { AuditLog, redactBody, redactHeaders, type AuditFilters } from '../store/audit.ts';
+import { redactBody, redactHeaders, type AuditFilters } from '../store/audit.ts';
 import { pageQueryProperties } from '../store/pagination.ts';
 
 const API_PREFIX = '/api/v5';
@@ -59,7 +59,7 @@ function sourceIp(request: FastifyRequest): string {
 
 export default async function audit(app: FastifyInstance): Promise<void> {
   const { store } = app;
-  const log = new AuditLog(store, store.configRoots);
+  const log = store.audit;
 
   app.get<{ Querystring: Query }>('/audit', { schema: { querystring } }, async (request) => {
     if (!log.settings().enable) throw apiError(400, 'BAD_REQUEST', 'Audit is disabled');

@@ -1,7 +1,13 @@
 // The audit log of API changes (Enterprise, emqx_audit.erl, emqx_dashboard_audit.erl): one entry
 // per non-GET request while `log.audit.enable` is on, newest first, bounded to
-// `log.audit.max_filter_size`. Entries live in memory only (EMQX keeps them in a disc table; here a
-// restart starts an empty log), and no password, token or secret is ever kept (security.md S4).
+// `log.audit.max_filter_size`. EMQX keeps the entries in a disc table (emqx_audit.erl, mnesia
+// disc_copies), so they outlive a restart: here they are appended, one JSON line each, to
+// `audit.jsonl` in the data directory, read back at start (a torn last line is skipped) and the
+// file rewritten once it holds twice the kept number. No password, token or secret is ever kept
+// (security.md S4).
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { StoreContext } from './context.ts';
 import type { ConfigRoots } from './config-roots.ts';
 import { rfc3339 } from './time.ts';
@@ -99,10 +105,67 @@ const EXACT = ['node', 'from', 'source', 'source_ip', 'operation_id', 'operation
 
 export class AuditLog {
   /** Oldest first. */
-  private readonly entries: AuditEntry[] = [];
+  private entries: AuditEntry[] = [];
   private lastMicros = 0;
+  private readonly file: string | null;
+  /** Lines in the file (kept entries plus dropped ones not yet compacted away). */
+  private lines = 0;
+  private pending: string[] = [];
+  private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly ctx: StoreContext, private readonly roots: ConfigRoots) {}
+  /** @param dataDir the simulator's --data-dir, or null to keep the log in memory only */
+  constructor(private readonly ctx: StoreContext, private readonly roots: ConfigRoots, dataDir: string | null) {
+    this.file = dataDir === null ? null : path.join(dataDir, 'audit.jsonl');
+    if (this.file && existsSync(this.file)) this.load(this.file);
+  }
+
+  private load(file: string): void {
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (!line) continue;
+      this.lines++;
+      try {
+        const entry = JSON.parse(line) as AuditEntry;
+        if (typeof entry.created_at === 'number' && typeof entry.operation_id === 'string') this.entries.push(entry);
+      } catch {
+        // A line cut short by a crash: the entries before it stand.
+      }
+    }
+    const excess = this.entries.length - this.settings().max_filter_size;
+    if (excess > 0) this.entries.splice(0, excess);
+    this.lastMicros = this.entries.at(-1)?.created_at ?? 0;
+  }
+
+  /** Appends a line; lines waiting for the write in progress go out together, in order. */
+  private persist(entry: AuditEntry): void {
+    const file = this.file;
+    if (!file) return;
+    this.lines++;
+    if (this.lines > 2 * Math.max(this.entries.length, 1)) {
+      // Rewrite with the kept entries only (a new file renamed over the old one).
+      this.pending = [];
+      this.lines = this.entries.length;
+      const text = this.entries.map((e) => `${JSON.stringify(e)}\n`).join('');
+      this.writing = this.writing.then(() => {
+        writeFileSync(`${file}.tmp`, text, { mode: 0o600 });
+        renameSync(`${file}.tmp`, file);
+      }).catch(() => undefined);
+      return;
+    }
+    this.pending.push(`${JSON.stringify(entry)}\n`);
+    if (this.pending.length > 1) return;
+    this.writing = this.writing
+      .then(() => {
+        const batch = this.pending.join('');
+        this.pending = [];
+        return appendFile(file, batch, { mode: 0o600 });
+      })
+      .catch(() => undefined);
+  }
+
+  /** Resolves when every recorded entry is on disk. */
+  flushed(): Promise<void> {
+    return this.writing;
+  }
 
   settings(): AuditSettings {
     const audit = ((this.roots.get('log').audit ?? {}) as Partial<AuditSettings>);
@@ -125,9 +188,11 @@ export class AuditLog {
     // Microseconds from the millisecond clock, kept strictly increasing so the order is stable.
     const micros = Math.max(this.ctx.clock.now() * 1000, this.lastMicros + 1);
     this.lastMicros = micros;
-    this.entries.push({ created_at: micros, ...entry });
+    const recorded = { created_at: micros, ...entry };
+    this.entries.push(recorded);
     const excess = this.entries.length - this.settings().max_filter_size;
     if (excess > 0) this.entries.splice(0, excess);
+    this.persist(recorded);
   }
 
   /** GET /audit: matching entries, newest first, one page (envelope A). */

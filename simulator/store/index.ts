@@ -41,6 +41,7 @@ import { RouteTable } from './routes.ts';
 import { emptyState, type PersistedState } from './state.ts';
 import { Tokens } from './tokens.ts';
 import { Users } from './users.ts';
+import { AuditLog } from './audit.ts';
 
 export interface StoreOptions {
   /** The broker release the simulator is. */
@@ -89,6 +90,7 @@ export class Store implements StoreContext {
   readonly autoSubscribe = new AutoSubscribe(this);
   readonly delayed = new Delayed(this);
   readonly traces: Traces;
+  readonly audit: AuditLog;
   readonly topicMetrics: TopicMetrics;
   readonly slowSubs: SlowSubs;
   readonly configRoots = new ConfigRoots(this);
@@ -126,6 +128,7 @@ export class Store implements StoreContext {
     this.license = new License(this, options.clock, options.license);
     this.conditions = new Conditions(this.alarms, this.license, SELF_NODE, () => this.liveConnections(), options.memory);
     this.traces = new Traces(this, options.dataDir, () => this.cluster.names());
+    this.audit = new AuditLog(this, this.configRoots, options.dataDir);
     this.topicMetrics = new TopicMetrics(this);
     this.slowSubs = new SlowSubs(this, SELF_NODE);
     const authCluster = { self: SELF_NODE, nodes: () => this.cluster.names() };
@@ -212,6 +215,7 @@ export class Store implements StoreContext {
   async close(): Promise<void> {
     await this.connectors.close();
     await this.traces.flush();
+    await this.audit.flushed();
     await this.file?.flush();
     await this.unlock?.();
   }

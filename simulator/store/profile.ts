@@ -163,6 +163,8 @@ export const REPLIES: readonly ReplyRow[] = [
 export const DEFAULTS = {
   // emqx_banned.erl ?EXPIRATION_TIME (1 year) in 5.5.1; `default => infinity` from 5.8.1.
   bannedUntil: (p: Profile): 'year' | 'infinity' => (p.has({ since: '5.8.1' }) ? 'infinity' : 'year'),
+  // emqx_schema.erl mqtt.retry_interval: `default => <<"30s">>` up to 5.7, `infinity` from 5.8.0.
+  retryInterval: (p: Profile): string => (p.has({ since: '5.8.0' }) ? 'infinity' : '30s'),
 };
 
 /** Connector, action and source types a Community build has (emqx_bridge_http, emqx_bridge_mqtt). */

@@ -5,6 +5,7 @@ import { apiError } from '../plugins/errors.ts';
 import { clone } from './auth-common.ts';
 import { ConfigError, rootFields, validateStruct } from './config-roots.ts';
 import type { StoreContext } from './context.ts';
+import { DEFAULTS, type Profile } from './profile.ts';
 import { durationMs } from './slow-subs.ts';
 
 type Json = Record<string, any>;
@@ -28,14 +29,14 @@ export interface ZoneConfig {
 /** Where the profile's FIELDS table names the zone's fields. */
 const ZONE_PATH = '/configs/global_zone';
 
-export function defaultZone(): ZoneConfig {
+export function defaultZone(profile: Profile): ZoneConfig {
   return {
     mqtt: {
       idle_timeout: '15s', max_packet_size: '1MB', max_clientid_len: 65535, max_topic_levels: 128, max_topic_alias: 65535,
       retain_available: true, wildcard_subscription: true, shared_subscription: true, shared_subscription_strategy: 'round_robin',
       shared_subscription_initial_sticky_pick: 'random', exclusive_subscription: false, ignore_loop_deliver: false, strict_mode: false,
       response_information: '', server_keepalive: 'disabled', keepalive_multiplier: 1.5, keepalive_check_interval: '30s',
-      retry_interval: 'infinity', use_username_as_clientid: false, peer_cert_as_username: 'disabled', peer_cert_as_clientid: 'disabled',
+      retry_interval: DEFAULTS.retryInterval(profile), use_username_as_clientid: false, peer_cert_as_username: 'disabled', peer_cert_as_clientid: 'disabled',
       client_attrs_init: [], clientid_override: 'disabled', session_expiry_interval: '2h', message_expiry_interval: 'infinity',
       max_awaiting_rel: 100, max_qos_allowed: 2, mqueue_priorities: 'disabled', mqueue_default_priority: 'lowest',
       mqueue_store_qos0: true, max_mqueue_len: 1000, max_inflight: 32, max_subscriptions: 'infinity', upgrade_qos: false,
@@ -67,7 +68,7 @@ export class Zone {
   /** The config with defaults filled, as the selected release has it (a fresh object). */
   private get data(): ZoneConfig {
     const stored = (this.ctx.state.zone ?? {}) as Partial<ZoneConfig>;
-    const defaults = defaultZone();
+    const defaults = defaultZone(this.ctx.profile);
     return this.ctx.profile.strip(ZONE_PATH, {
       mqtt: { ...defaults.mqtt, ...stored.mqtt },
       flapping_detect: { ...defaults.flapping_detect, ...stored.flapping_detect },
@@ -79,7 +80,7 @@ export class Zone {
 
   /** The defaults as the selected release has them. */
   defaults(): ZoneConfig {
-    return this.ctx.profile.strip(ZONE_PATH, defaultZone());
+    return this.ctx.profile.strip(ZONE_PATH, defaultZone(this.ctx.profile));
   }
 
   /** The whole config with defaults filled (a copy). */
@@ -104,7 +105,7 @@ export class Zone {
     // Ranges, enums and duration/bytesize syntax of the mqtt keys, from the schema reference,
     // answered with the offending path as the other config roots are.
     try {
-      // Only the keys that change: a few live defaults (retry_interval "infinity") predate the reference.
+      // Only the keys that change: a few live defaults (retry_interval "infinity" from 5.8) differ from the 5.5 reference.
       const changed = Object.fromEntries(Object.entries(next.mqtt).filter(([key, v]) => JSON.stringify(v) !== JSON.stringify(current.mqtt[key])));
       if (rootFields('mqtt').length) validateStruct('mqtt', 'mqtt', changed, 'mqtt');
     } catch (err) {

@@ -2,7 +2,10 @@
 // license keys), 5.5.1 endpoints (keepalive, Prometheus auth and data integration, bridges probe,
 // gateway user imports) and 5.8 extras (client message queues, shared subscriptions in
 // /monitor_current), each present where the release has it and 404 where it does not.
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -319,6 +322,44 @@ test('5.8.9: POST /rules/{id}/test applies the stored rule to a test context: 40
     // test is matched + passed, the console ran, the republish stopped after rendering.
     assert.equal([m.matched, m.passed, m['failed.no_result'], m['actions.total'], m['actions.success'], m['actions.failed.unknown']], [2, 1, 1, 2, 1, 1]);
   });
+});
+
+test('audit: the entries outlive a restart (EMQX keeps them in a disc table); a torn last line is skipped', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'audit-'));
+  let app: FastifyInstance | null = null;
+  try {
+    app = await buildTestApp({ dataDir: dir, emqxVersion: '5.5.1', edition: 'ee' });
+    let token = await login(app);
+    await api(app, 'PUT', '/api/v5/configs/log', { token, body: { audit: { enable: true } } });
+    for (const who of ['one', 'two']) await api(app, 'POST', '/api/v5/banned', { token, body: { as: 'clientid', who } });
+    const before = (await api(app, 'GET', '/api/v5/audit?limit=50', { token })).json().data as { operation_id: string; created_at: string }[];
+    assert.is(before.filter((e) => e.operation_id === '/banned').length, 2);
+    await app.close();
+    app = null;
+    // A crash in the middle of a write leaves half a line.
+    appendFileSync(path.join(dir, 'audit.jsonl'), '{"created_at": 17');
+    app = await buildTestApp({ dataDir: dir, emqxVersion: '5.5.1', edition: 'ee' });
+    token = await login(app);
+    // Newest first: the entries from before the restart, below this login's own entry.
+    const after = (await api(app, 'GET', '/api/v5/audit?limit=50', { token })).json().data as { operation_id: string; created_at: string }[];
+    assert.equal(after.slice(-before.length).map((e) => [e.operation_id, e.created_at]), before.map((e) => [e.operation_id, e.created_at]));
+    assert.equal(after.slice(0, -before.length).map((e) => e.operation_id), ['/login']);
+    await api(app, 'POST', '/api/v5/banned', { token, body: { as: 'clientid', who: 'three' } });
+    const third = (await api(app, 'GET', '/api/v5/audit?limit=50', { token })).json().data as { operation_id: string }[];
+    assert.is(third.length, after.length + 1);
+  } finally {
+    await app?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('zone defaults as each release has them: retry_interval 30s up to 5.7, infinity from 5.8 (emqx_schema.erl)', async () => {
+  for (const [profile, expected] of [[['5.5.1', 'ee'], '30s'], [['5.8.9', 'ce'], 'infinity']] as const) {
+    await withApp([...profile], async (app, token) => {
+      const zone = (await api(app, 'GET', '/api/v5/configs/global_zone', { token })).json();
+      assert.is(zone.mqtt.retry_interval, expected, profile.join('-'));
+    });
+  }
 });
 
 test.run();
