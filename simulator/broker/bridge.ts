@@ -8,6 +8,7 @@ import type { Store } from '../store/index.ts';
 import { messageId, type Session } from '../store/mqtt.ts';
 import { parseShare, topicFilterProblem } from '../store/topic.ts';
 import { authzCacheOf, clearAuthzCache, type AuthzCacheEntry } from './authz-cache.ts';
+import { kickClient } from './session-queue.ts';
 import { apiMade, publishedBy } from './sessions.ts';
 
 export interface SubscribeRequest {
@@ -96,7 +97,7 @@ export function createBridge(aedes: Aedes, store: Store): Bridge {
       }
       const session = located.session as Session;
       const client = session.client;
-      if (client) await new Promise<void>((resolve) => client.close(() => resolve()));
+      if (client) await kickClient(client);
       const persistent = !session.clean_start;
       // A clean session ended with its connection; a persistent one is discarded here.
       if (mqtt.sessions.get(clientid) === session && mqtt.discard(clientid) && persistent) mqtt.metrics['session.discarded']++;

@@ -71,7 +71,7 @@ const ORDER = {
   // Received packets: `received` steps see them before Aedes (rewrite changes UNSUBSCRIBE
   // topics), `packet` steps after.
   received: ['mqtt-limits', 'rewrite', 'shared-subs'],
-  packet: ['trace', 'metrics', 'slow-subs', 'rule-engine', 'shared-subs'],
+  packet: ['trace', 'metrics', 'slow-subs', 'rule-engine', 'shared-subs', 'session'],
 } as const;
 
 type Chain = keyof typeof ORDER;

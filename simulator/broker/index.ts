@@ -20,6 +20,8 @@ import { brokerHooks } from './hooks.ts';
 import { installMetrics, tapConnection } from './metrics.ts';
 import { installRewrite } from './rewrite.ts';
 import { installSessions } from './sessions.ts';
+import { createSessionPersistence } from './session-persistence.ts';
+import { installSessionQueue } from './session-queue.ts';
 import { installSlowSubs } from './slow-subs.ts';
 import { installTopicMetrics } from './topic-metrics.ts';
 import { installTrace } from './trace.ts';
@@ -33,7 +35,7 @@ import { installSharedSubs } from './shared-subs.ts';
 // wrappers (authenticate, authorizeSubscribe) run the later installed first: auto subscribe is
 // outermost so its subscriptions skip authorization.
 const INSTALLERS = [
-  installConnect, installSessions, installMetrics,
+  installConnect, installSessions, installSessionQueue, installMetrics,
   installBanned, installFlapping, installAuthn, installAuthz,
   // MQTT limits wrap authorization of subscriptions and its cache, and authn's authenticate.
   installAuthzCache, installMqttLimits, installDelayed, installRewrite, installAutoSubscribe,
@@ -52,7 +54,7 @@ export interface MqttBroker {
 }
 
 export async function createBroker(store: Store): Promise<MqttBroker> {
-  const aedes = await Aedes.createBroker({ id: store.cluster.self });
+  const aedes = await Aedes.createBroker({ id: store.cluster.self, persistence: createSessionPersistence() });
   for (const install of INSTALLERS) install(aedes, store);
   // The publish event's steps share one "does anybody subscribe?" answer per message.
   brokerHooks(aedes).hasSubscriber((topic) => store.mqtt.hasSubscriber(topic));

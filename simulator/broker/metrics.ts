@@ -58,6 +58,11 @@ export function deliveringQos(): number {
   return deliveryQos;
 }
 
+/** Sets it where the QoS is decided later than the wrappers below (the session layer). */
+export function setDeliveringQos(qos: number): void {
+  deliveryQos = qos;
+}
+
 /**
  * Starts counting a new connection: every packet its parser produces (the packet step of
  * installMetrics counts connections that have counters), and the QoS of each delivery to it

@@ -1,4 +1,5 @@
 // EMQX module emqx_mgmt_api_clients: /clients, /clients_v2, /clients/{clientid} and its subscribe, unsubscribe, keepalive, authorization cache and message queue calls.
+import { isUtf8 } from 'node:buffer';
 import type { Client } from 'aedes';
 import type { FastifyInstance } from 'fastify';
 import type { SubscribeRequest } from '../broker/bridge.ts';
@@ -211,20 +212,47 @@ export default async function clients(app: FastifyInstance): Promise<void> {
     return store.clients.view(located);
   });
 
-  // 5.6+: the queued and in-flight messages of a client, cursor-paged. Queues are not kept per
-  // client by the simulator yet, so the page is always empty (start and position `none`).
-  for (const [kind, pattern] of [['mqueue_messages', MQUEUE_POSITION], ['inflight_messages', INFLIGHT_POSITION]] as const) {
-    app.get<{ Params: ClientParams; Querystring: { position?: string; max_payload_bytes: string | number } }>(`/clients/:clientid/${kind}`, {
+  // 5.6+: the queued and in-flight messages of a session (emqx_mgmt_api_clients.erl 5.8.9
+  // list_client_msgs/3, format_msgs/4), paged by insertion position; an offline session has them too.
+  for (const [kind, pattern] of [['mqueue', MQUEUE_POSITION], ['inflight', INFLIGHT_POSITION]] as const) {
+    app.get<{ Params: ClientParams; Querystring: { position?: string; limit: number; payload: 'none' | 'base64' | 'plain'; max_payload_bytes: string | number } }>(`/clients/:clientid/${kind}_messages`, {
       schema: { params, querystring: msgsQuery },
-    }, async (request) => {
-      const { position, max_payload_bytes: maxBytes } = request.query;
+    }, async (request, reply) => {
+      const { position, limit, payload: encoding, max_payload_bytes: maxBytes } = request.query;
       if (position !== undefined && position !== 'none' && position !== 'end_of_data' && !pattern.test(position)) {
         throw apiError(400, 'INVALID_PARAMETER', 'position_limit_invalid');
       }
-      if (parseBytesize(maxBytes) === null) throw apiError(400, 'INVALID_PARAMETER', `max_payload_bytes: invalid byte size ${JSON.stringify(maxBytes)}`);
-      const located = store.clients.find(request.params.clientid);
-      if (!located || !store.clients.view(located).connected) throw apiError(404, 'CLIENTID_NOT_FOUND', 'Client ID not found');
-      return { data: [], meta: { start: 'none', position: 'none' } };
+      const max = parseBytesize(maxBytes);
+      if (max === null || max <= 0) throw apiError(400, 'INVALID_PARAMETER', `max_payload_bytes: invalid byte size ${JSON.stringify(maxBytes)}`);
+      const { clientid } = request.params;
+      const located = store.clients.find(clientid);
+      if (!located) throw apiError(404, 'CLIENTID_NOT_FOUND', 'Client ID not found');
+      const page = located.session ? store.clients.sessionQueues?.messages(clientid, kind, position === 'none' || position === 'end_of_data' ? undefined : position, limit) : null;
+      if (!page) {
+        // Clients of the other nodes have no queues here; only a live one answers.
+        if (located.session || !store.clients.view(located).connected) throw apiError(404, 'CLIENTID_NOT_FOUND', 'Client ID not found');
+        return { data: [], meta: { start: 'none', position: 'none' } };
+      }
+      // The payloads of a page stay within max_payload_bytes, except that the first is always given.
+      const data: Record<string, unknown>[] = [];
+      let bytes = 0;
+      for (const m of page.data) {
+        const { payload, ...rest } = m;
+        const row: Record<string, unknown> = rest;
+        let size = 0;
+        if (encoding === 'base64') {
+          row.payload = payload.toString('base64');
+          size = (row.payload as string).length;
+        } else if (encoding === 'plain') {
+          if (!isUtf8(payload)) throw apiError(400, 'INVALID_PARAMETER', 'Some message payloads are not JSON serializable');
+          row.payload = payload.toString('utf8');
+          size = payload.length;
+        }
+        if (data.length > 0 && bytes + size > max) break;
+        bytes += size;
+        data.push(row);
+      }
+      return reply.send({ data, meta: { start: page.start, position: page.position } });
     });
   }
 

@@ -61,6 +61,49 @@ export interface ClientLive {
   send_oct: number;
   inflight_cnt: number;
   mqueue_len: number;
+  /** The session's real figures (node 1's sessions); EMQX's defaults otherwise. */
+  queues?: SessionQueueStats;
+}
+
+/** A session's window, queue and QoS 2 receipts (emqx_session_mem.erl STATS_KEYS). */
+export interface SessionQueueStats {
+  inflight_cnt: number;
+  inflight_max: number;
+  mqueue_len: number;
+  /** 0 = no limit. */
+  mqueue_max: number;
+  mqueue_dropped: number;
+  awaiting_rel_cnt: number;
+  awaiting_rel_max: number | 'infinity';
+}
+
+/** A queued or in-flight message as GET /clients/{clientid}/mqueue_messages lists it (5.6+). */
+export interface SessionMessageInfo {
+  msgid: string;
+  qos: number;
+  topic: string;
+  publish_at: number;
+  from_clientid: string;
+  from_username: string;
+  payload: Buffer;
+  /** Insertion time in ns, as a string. */
+  inserted_at: string;
+  mqueue_priority?: number;
+}
+
+/** One page of a session's messages and its continuation (emqx_mqueue query/2, inflight_query/2). */
+export interface SessionMessagesPage {
+  data: SessionMessageInfo[];
+  start: string;
+  position: string;
+}
+
+/** What the broker's session layer tells the client API about node 1's sessions. */
+export interface SessionQueueView {
+  /** Null when the client has no session on this node. */
+  stats(clientid: string): SessionQueueStats | null;
+  /** Messages after `position` (undefined: from the first), at most `limit`; null without a session. */
+  messages(clientid: string, kind: 'mqueue' | 'inflight', position: string | undefined, limit: number): SessionMessagesPage | null;
 }
 
 // EMQX defaults of mqtt.max_inflight, max_mqueue_len, max_awaiting_rel, session_expiry_interval.
@@ -105,15 +148,17 @@ export function clientView(node: string, record: ClientRecord, live: ClientLive)
     subscriptions_cnt: subscriptions,
     subscriptions_max: 'infinity',
     inflight_cnt: live.inflight_cnt,
-    inflight_max: INFLIGHT_MAX,
+    inflight_max: live.queues?.inflight_max ?? INFLIGHT_MAX,
     mqueue_len: live.mqueue_len,
-    mqueue_max: MQUEUE_MAX,
-    awaiting_rel_cnt: 0,
-    awaiting_rel_max: AWAITING_REL_MAX,
+    mqueue_max: live.queues?.mqueue_max ?? MQUEUE_MAX,
+    awaiting_rel_cnt: live.queues?.awaiting_rel_cnt ?? 0,
+    awaiting_rel_max: live.queues?.awaiting_rel_max ?? AWAITING_REL_MAX,
   };
   for (const key of CLIENT_COUNTER_KEYS) {
     if (key !== 'recv_oct' && key !== 'send_oct') view[key] = c[key];
   }
+  // Dropped from the queue over the session's life, not the connection's.
+  if (live.queues) view.mqueue_dropped = live.queues.mqueue_dropped;
   // Only an offline session has a disconnect time (§9.2).
   if (!record.connected && record.disconnected_at !== null) view.disconnected_at = rfc3339(record.disconnected_at, 'ms');
   return view;

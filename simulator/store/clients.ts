@@ -4,7 +4,7 @@
 // the cursor envelope of /clients_v2 (D). It reads only; kicks and subscriptions go through the
 // broker bridge.
 import { apiError } from '../plugins/errors.ts';
-import { clientView, type ClientLive, type ClientRecord, type ClientView, type SubOptions } from './client-record.ts';
+import { clientView, type ClientLive, type ClientRecord, type ClientView, type SessionQueueView, type SubOptions } from './client-record.ts';
 import type { Cluster } from './cluster.ts';
 import type { FixtureNode } from './fixture-nodes.ts';
 import type { MqttState, Session } from './mqtt.ts';
@@ -106,6 +106,9 @@ function decodeCursor(cursor: string, nodes: number): { nodeIndex: number; seq: 
 }
 
 export class Clients {
+  /** The broker's session layer: real window and queue figures of node 1's sessions. */
+  sessionQueues: SessionQueueView | null = null;
+
   constructor(
     private readonly mqtt: MqttState,
     private readonly cluster: Cluster,
@@ -162,12 +165,14 @@ export class Clients {
   live(located: Located): ClientLive {
     if (located.fixture) return located.fixture.live(located.record as Parameters<FixtureNode['live']>[0]);
     const session = located.session as Session;
+    const queues = this.sessionQueues?.stats(session.clientid) ?? undefined;
     return {
       counters: session.counters,
       recv_oct: session.socket ? session.socket.bytesRead : session.counters.recv_oct,
       send_oct: session.socket ? session.socket.bytesWritten : session.counters.send_oct,
-      inflight_cnt: 0,
-      mqueue_len: 0,
+      inflight_cnt: queues?.inflight_cnt ?? 0,
+      mqueue_len: queues?.mqueue_len ?? 0,
+      queues,
     };
   }
 

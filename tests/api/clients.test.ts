@@ -95,7 +95,8 @@ test('a WebSocket client with MQTT 3.1 is listed with ws:default and proto_ver 3
 test('per-client message counters follow what the client sent and received', async () => {
   const sub = await client('count-sub');
   const pub = await client('count-pub');
-  await sub.subscribeAsync('count/#', { qos: 1 });
+  // QoS 2, so each message keeps its QoS [MQTT-3.8.4-6].
+  await sub.subscribeAsync('count/#', { qos: 2 });
   const got = new Promise<void>((resolve) => {
     let n = 0;
     sub.on('message', () => ++n === 3 && resolve());
