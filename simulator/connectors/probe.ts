@@ -71,10 +71,11 @@ export function hostPort(entry: string, defaultPort: number): { host: string; po
 
 /** Probes every configured server: connected when one answers, else the first failure. */
 export async function probeConfig(type: string, config: Json): Promise<Health> {
-  const servers = FIXED[type] ?? findServers(config);
+  const servers = (Object.hasOwn(FIXED, type) ? FIXED[type] : undefined) ?? findServers(config);
   if (!servers) return { status: 'disconnected', reason: 'no server configured' };
   const entries = servers.split(',').map((s) => s.trim()).filter(Boolean);
-  const targets = entries.map((e) => ({ entry: e, target: hostPort(e, DEFAULT_PORTS[type] ?? 80) }));
+  const port = Object.hasOwn(DEFAULT_PORTS, type) ? DEFAULT_PORTS[type] : 80;
+  const targets = entries.map((e) => ({ entry: e, target: hostPort(e, port) }));
   const bad = targets.find((t) => !t.target);
   if (bad) return { status: 'disconnected', reason: `invalid server: ${bad.entry}` };
   const results: ProbeResult[] = await Promise.all(targets.map((t) => probe(t.target!.host, t.target!.port)));

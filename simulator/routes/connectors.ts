@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { probeMqtt } from '../connectors/mqtt.ts';
 import { probeConfig } from '../connectors/probe.ts';
 import { apiError } from '../plugins/errors.ts';
-import type { Json } from '../store/connectors.ts';
+import { CATALOGUE_CONNECTORS, typeFields, type Json } from '../store/connectors.ts';
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 1024 } } } as const;
 const enableParams = {
@@ -83,7 +83,8 @@ export default async function connectors(app: FastifyInstance): Promise<void> {
   app.post<{ Body: Json }>('/bridges_probe', { schema: { body: createBody } }, async (request, reply) => {
     const { type: v1Type, name: _name, ...config } = request.body;
     const type = v1Type === 'webhook' ? 'http' : String(v1Type);
-    if (!store.profile.hasBridgeType(type)) throw apiError(400, 'BAD_REQUEST', `Invalid bridge type: ${String(v1Type)}`);
+    const known = typeFields('connectors', type) !== null || CATALOGUE_CONNECTORS.includes(type);
+    if (!known || !store.profile.hasBridgeType(type)) throw apiError(400, 'BAD_REQUEST', `Invalid bridge type: ${String(v1Type)}`);
     const health = type === 'mqtt' ? await probeMqtt(config) : await probeConfig(type, config);
     if (health.status !== 'connected') throw apiError(400, 'TEST_FAILED', health.reason ?? 'unreachable');
     return reply.code(204).send();

@@ -276,6 +276,16 @@ test('bridges_probe: 204 while the target port listens, 400 TEST_FAILED once it 
   });
 });
 
+test('bridges_probe: a type that is no bridge type is a 400, also one named after an Object property', async () => {
+  await withApp(['5.5.1', 'ee'], async (app, token) => {
+    for (const type of ['constructor', 'toString', '__proto__', 'no_such_type']) {
+      const res = await api(app, 'POST', '/api/v5/bridges_probe', { token, body: { type, name: '' } });
+      assert.is(res.statusCode, 400, `${type}: ${res.body}`);
+      assert.is(res.json().code, 'BAD_REQUEST');
+    }
+  });
+});
+
 test('gateway user import: a hash file imports users, 204 on 5.5.1 and counts on 5.8.9', async () => {
   const file = 'user_id,password_hash,salt,is_superuser\nu1,abc,s1,false\nu2,def,s2,true\n';
   const boundary = '----sim-boundary';
