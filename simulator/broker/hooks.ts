@@ -60,7 +60,7 @@ export type PacketStep = (client: Client, packet: ParsedPacket) => void | boolea
 const ORDER = {
   // Inner to outer as the modules used to wrap: zone caps before the decision.
   guard: ['mqtt-limits'],
-  after: ['mqtt-limits', 'rule-engine'],
+  after: ['mqtt-limits', 'rule-engine', 'mqtt5'],
   // emqx_hooks message.publish priorities: receive time first, rewrite (980), delayed (860),
   // then the drop of denied (ignored) messages right before routing.
   message: ['slow-subs', 'rewrite', 'delayed', 'authz'],
@@ -70,7 +70,7 @@ const ORDER = {
   published: ['sessions', 'metrics', 'topic-metrics', 'rule-engine'],
   // Received packets: `received` steps see them before Aedes (rewrite changes UNSUBSCRIBE
   // topics), `packet` steps after.
-  received: ['mqtt-limits', 'rewrite', 'shared-subs'],
+  received: ['mqtt-limits', 'rewrite', 'shared-subs', 'mqtt5'],
   packet: ['trace', 'metrics', 'slow-subs', 'rule-engine', 'shared-subs', 'session'],
 } as const;
 

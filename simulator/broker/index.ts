@@ -28,6 +28,7 @@ import { installTrace } from './trace.ts';
 import { installMqttLimits } from './mqtt-limits.ts';
 import { installSysTopics } from './sys-topics.ts';
 import { installSharedSubs } from './shared-subs.ts';
+import { installMqtt5 } from './mqtt5.ts';
 
 // Each installer adds one concern's hooks and listeners. The per-message work (publish
 // authorization, message.publish, deliveries, the publish event, received packets) is done by
@@ -40,7 +41,7 @@ const INSTALLERS = [
   // MQTT limits wrap authorization of subscriptions and its cache, and authn's authenticate.
   installAuthzCache, installMqttLimits, installDelayed, installRewrite, installAutoSubscribe,
   installTopicMetrics, installSlowSubs, installRuleEngine, installTrace,
-  installSysTopics, installSharedSubs,
+  installSysTopics, installSharedSubs, installMqtt5,
 ];
 
 export interface MqttBroker {

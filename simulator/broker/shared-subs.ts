@@ -6,7 +6,6 @@
 // subscription to the literal filter (nothing is published there); the groups live here. Members are
 // live connections: a persistent session rejoins its groups when it resumes and takes no share while
 // offline (EMQX would queue its share in the offline session).
-import { createRequire } from 'node:module';
 import type { Aedes, Client, Subscription } from 'aedes';
 import type { Store } from '../store/index.ts';
 import { parseShare, topicFilterProblem } from '../store/topic.ts';
@@ -128,7 +127,6 @@ const MAX_PENDING = 10_000;
 const noop = () => undefined;
 
 const installs = new WeakMap<Aedes, (client: Client, subs: Sub[]) => void>();
-const stores = new WeakMap<Aedes, Store>();
 
 function isShared(topic: string): boolean {
   return topic.charCodeAt(0) === 0x24 && (topic.startsWith('$share/') || topic.startsWith('$queue/'));
@@ -169,28 +167,6 @@ function randomIndex(n: number): number {
   return Math.floor(Math.random() * n);
 }
 
-// MQTT 5 CONNACK: Shared Subscription Available as the zone's `shared_subscription` says
-// (emqx_channel.erl enrich_connack_caps, v5.5.1); Aedes writes false into every CONNACK. Aedes
-// serialises through mqtt-packet's writeToStream, looked up per write, so one wrapper for the process
-// fixes the property of the brokers this module is installed on.
-function announceSharedSubscriptions(): void {
-  const require = createRequire(import.meta.url);
-  const lib = createRequire(require.resolve('aedes'))('mqtt-packet') as Record<string | symbol, unknown>;
-  const mark = Symbol.for('simulator.shared-subs.connack');
-  if (lib[mark]) return;
-  lib[mark] = true;
-  type Write = (packet: { cmd: string; properties?: Record<string, unknown> }, stream: { client?: { broker?: Aedes } }, opts: unknown) => boolean;
-  const write = lib.writeToStream as Write;
-  lib.writeToStream = function announcing(packet, stream, opts) {
-    const properties = packet.cmd === 'connack' ? packet.properties : undefined;
-    if (properties !== undefined && properties.sharedSubscriptionAvailable !== undefined) {
-      const store = stream.client?.broker ? stores.get(stream.client.broker) : undefined;
-      if (store) properties.sharedSubscriptionAvailable = mqttZone(store).shared_subscription !== false;
-    }
-    return write(packet, stream, opts);
-  } as Write;
-}
-
 // Subscriptions REST calls and auto subscribe make go through Client#subscribe, not the parser: the
 // same preparation runs there (once per process, for the brokers this module is installed on).
 function prepareApiSubscriptions(client: Client): void {
@@ -210,7 +186,7 @@ function prepareApiSubscriptions(client: Client): void {
   };
 }
 
-/** Installs the shared subscription groups, their routing, redispatch and the CONNACK property. */
+/** Installs the shared subscription groups, their routing and redispatch (mqtt5.ts announces them in the CONNACK). */
 export function installSharedSubs(broker: Aedes, store: Store): void {
   const hooks = brokerHooks(broker);
   const persistence = (broker as unknown as { persistence: { outgoingEnqueue(sub: { clientId: string }, packet: object): Promise<void> } }).persistence;
@@ -222,8 +198,6 @@ export function installSharedSubs(broker: Aedes, store: Store): void {
   const connected = (broker as unknown as { clients: Record<string, Client | undefined> }).clients;
   let tapsOn = false;
 
-  stores.set(broker, store);
-  announceSharedSubscriptions();
 
   // ---- SUBSCRIBE: validation, the hidden name, no retained messages ----------------------------
 

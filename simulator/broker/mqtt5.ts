@@ -1,0 +1,414 @@
+// MQTT 5 on the wire as EMQX 5.5 speaks it where Aedes 2 (beta) says it differently: the CONNACK
+// advertises the zone's capabilities, an assigned client id looks like EMQX's, topic aliases work
+// both ways, the client's Maximum Packet Size is honoured, a will's delay stays out of the will
+// message, and DISCONNECT carries EMQX's reason codes (keepalive timeout, protocol errors, a will
+// kept for a client's error disconnect). Sessions, queues, flow control and shared subscriptions
+// are the session and shared-subscription modules' business, not this one's.
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { Socket } from 'node:net';
+import type { Aedes, Client } from 'aedes';
+import type { Store } from '../store/index.ts';
+import { droppedPackets, NotAuthorized } from './authz.ts';
+import { brokerHooks } from './hooks.ts';
+import { zoneLimits, type MqttZone } from './mqtt-limits.ts';
+
+type Properties = Record<string, unknown>;
+
+interface Packet {
+  cmd: string;
+  reasonCode?: number;
+  properties?: Properties;
+  [key: string]: unknown;
+}
+
+interface PublishOut extends Packet {
+  topic: string;
+  payload: Buffer | string;
+  qos: number;
+  retain: boolean;
+  dup?: boolean;
+  messageId?: number;
+}
+
+interface Stream {
+  client?: Client;
+  write(bytes: Buffer): boolean;
+}
+
+type Write = (packet: Packet, stream: Stream, opts?: { protocolVersion?: number }) => boolean;
+
+interface MqttPacketLib {
+  writeToStream: Write;
+  generate(packet: Packet, opts?: { protocolVersion?: number }): Buffer;
+  [mark: symbol]: unknown;
+}
+
+/** The Aedes client fields this module reads or sets (set by Aedes' connect handler). */
+interface ChannelClient extends Client {
+  will: { topic: string; properties?: Properties } | null;
+  connackSent: boolean;
+  errored: boolean;
+  _assignedClientId?: string;
+  _serverKeepAlive?: number;
+  _connectSessionExpiryInterval?: number;
+  disconnectReasonCode: number | null;
+}
+
+type DisconnectOptions = { reasonCode?: number; properties?: Properties } | undefined;
+
+interface ClientPrototype {
+  disconnect(this: ChannelClient, opts?: DisconnectOptions | (() => void), done?: () => void): void;
+  [mark: symbol]: unknown;
+}
+
+interface AedesInternals {
+  topicAliasMaximum: number;
+  responseInformation: ((client: Client) => string | undefined) | string | null;
+  publishWill(client: Client, will: Packet): void;
+}
+
+/** The zone settings of EMQX's `mqtt` root read here (emqx_mqtt_caps:get_caps and a few more). */
+interface Mqtt5Zone extends MqttZone {
+  max_topic_alias: number;
+  shared_subscription: boolean;
+  server_keepalive: number | 'disabled';
+  response_information: string;
+}
+
+// Reason codes [MQTT-2.4], as emqx_reason_codes.erl (v5.5.1) names them.
+const RC_DISCONNECT_WITH_WILL = 0x04;
+const RC_PROTOCOL_ERROR = 0x82;
+const RC_NOT_AUTHORIZED = 0x87;
+const RC_KEEP_ALIVE_TIMEOUT = 0x8d;
+const RC_TOPIC_ALIAS_INVALID = 0x94;
+
+const V5 = Object.freeze({ protocolVersion: 5 });
+
+/** What one MQTT 5 connection asked for and what this module remembers about it. */
+class Connection {
+  /** Outbound topic aliases given so far (topic → alias), made on first use. */
+  aliases: Map<string, number> | null = null;
+  /** The last inbound alias error was an unknown alias: EMQX calls that a protocol error. */
+  unknownAlias = false;
+  /** Packet ids of QoS 1/2 publishes authorization refused, whose acknowledgement says 0x87. */
+  refused: Set<number> | null = null;
+  /** A DISCONNECT went out: nothing follows it [MQTT-3.14.4-1]. */
+  disconnected = false;
+
+  constructor(
+    readonly store: Store,
+    /** The client's Topic Alias Maximum (0: it takes no aliases from the server). */
+    readonly aliasMaximum: number,
+    /** The client's Maximum Packet Size (0: none). */
+    readonly maxPacketSize: number,
+  ) {}
+}
+
+const connections = new WeakMap<Client, Connection>();
+
+const require = createRequire(import.meta.url);
+// Aedes' own copy of mqtt-packet, whose writeToStream Aedes (and the session layer) look up per write.
+const lib = createRequire(require.resolve('aedes'))('mqtt-packet') as MqttPacketLib;
+
+// emqx_guid:to_base62(emqx_guid:gen()): a 128-bit id in base 62, as emqx_channel.erl (v5.5.1)
+// maybe_assign_clientid makes one for an empty client id.
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+function base62Id(): string {
+  let n = BigInt(`0x${randomBytes(16).toString('hex')}`);
+  let id = '';
+  while (n > 0n) {
+    id = BASE62[Number(n % 62n)] + id;
+    n /= 62n;
+  }
+  return id || '0';
+}
+
+/**
+ * CONNACK properties of a successful MQTT 5 connect, as emqx_channel.erl (v5.5.1)
+ * enrich_connack_caps writes them from emqx_mqtt_caps:get_caps: Retain, Wildcard, Subscription
+ * Identifier and Shared Subscription Available, Topic Alias Maximum and Maximum Packet Size always,
+ * Maximum QoS only below 2. Aedes' own (assigned id, server keepalive, response information) stay.
+ */
+function announceCaps(connection: Connection, packet: Packet): void {
+  if ((packet.reasonCode ?? 0) !== 0) return;
+  const limits = zoneLimits(connection.store);
+  const zone = limits.zone as Mqtt5Zone;
+  const properties = (packet.properties ??= {});
+  properties.retainAvailable = zone.retain_available !== false;
+  if (Number.isFinite(limits.maxPacketSize)) properties.maximumPacketSize = limits.maxPacketSize;
+  else delete properties.maximumPacketSize;
+  properties.topicAliasMaximum = zone.max_topic_alias;
+  properties.wildcardSubscriptionAvailable = zone.wildcard_subscription !== false;
+  properties.subscriptionIdentifiersAvailable = true;
+  properties.sharedSubscriptionAvailable = zone.shared_subscription !== false;
+  if (zone.max_qos_allowed < 2) properties.maximumQoS = zone.max_qos_allowed;
+  else delete properties.maximumQoS;
+}
+
+/**
+ * An outgoing PUBLISH: topic aliases as emqx_channel.erl (v5.5.1) packing_alias gives them (the
+ * first message of a topic carries topic and a new alias while the client's maximum allows, later
+ * ones only the alias), and the client's Maximum Packet Size as emqx_connection.erl serialises
+ * (a larger packet is dropped, counted as delivery.dropped.too_large). An alias is only kept once
+ * its packet went out, so a dropped packet never leaves the client an alias it does not know.
+ */
+function publishOut(connection: Connection, packet: PublishOut, stream: Stream, write: Write): boolean {
+  let out: PublishOut = packet;
+  let newAlias = 0;
+  if (connection.aliasMaximum > 0 && packet.topic !== '') {
+    const aliases = (connection.aliases ??= new Map());
+    const known = aliases.get(packet.topic);
+    if (known !== undefined) out = withAlias(packet, '', known);
+    else if (aliases.size < connection.aliasMaximum) {
+      newAlias = aliases.size + 1;
+      out = withAlias(packet, packet.topic, newAlias);
+    }
+  }
+  let written: boolean;
+  if (connection.maxPacketSize > 0) {
+    const bytes = lib.generate(out, V5);
+    if (bytes.length > connection.maxPacketSize) {
+      const metrics = connection.store.mqtt.metrics;
+      metrics['delivery.dropped.too_large']++;
+      metrics['delivery.dropped']++;
+      return true;
+    }
+    written = stream.write(bytes);
+  } else {
+    written = write(out, stream, V5);
+  }
+  if (newAlias > 0) connection.aliases?.set(packet.topic, newAlias);
+  return written;
+}
+
+// A copy: the packet and its properties are shared with other subscribers and the session store.
+function withAlias(packet: PublishOut, topic: string, alias: number): PublishOut {
+  return {
+    cmd: 'publish',
+    topic,
+    payload: packet.payload,
+    qos: packet.qos,
+    retain: packet.retain,
+    dup: packet.dup,
+    messageId: packet.messageId,
+    properties: { ...packet.properties, topicAlias: alias },
+  };
+}
+
+/**
+ * Wraps mqtt-packet's writeToStream once per process. Only MQTT 5 connections of a broker this
+ * module is installed on are looked at; every other write passes straight through.
+ */
+function wrapWriter(): void {
+  const mark = Symbol.for('simulator.mqtt5.write');
+  if (lib[mark]) return;
+  lib[mark] = true;
+  const write = lib.writeToStream;
+  lib.writeToStream = function speaking(packet, stream, opts) {
+    if (opts === undefined || opts.protocolVersion !== 5 || stream.client === undefined) return write(packet, stream, opts);
+    const connection = connections.get(stream.client);
+    if (connection === undefined) return write(packet, stream, opts);
+    if (connection.disconnected) return true;
+    switch (packet.cmd) {
+      case 'publish':
+        if (connection.aliasMaximum > 0 || connection.maxPacketSize > 0) return publishOut(connection, packet as PublishOut, stream, write);
+        break;
+      case 'connack':
+        announceCaps(connection, packet);
+        break;
+      case 'puback':
+      case 'pubrec':
+        // EMQX (v5.5.1) puts no Reason String in acknowledgements; Aedes adds its error text.
+        if (packet.properties?.reasonString !== undefined) {
+          const { reasonString: _dropped, ...rest } = packet.properties;
+          packet = { ...packet, properties: Object.keys(rest).length > 0 ? rest : undefined };
+        }
+        if (connection.refused?.delete(packet.messageId as number)) packet = { ...packet, reasonCode: RC_NOT_AUTHORIZED };
+        break;
+      case 'disconnect':
+        connection.disconnected = true;
+        // emqx_channel.erl process_alias: an alias the client never set is a protocol error.
+        if (packet.reasonCode === RC_TOPIC_ALIAS_INVALID && connection.unknownAlias) packet = { ...packet, reasonCode: RC_PROTOCOL_ERROR };
+        break;
+    }
+    return write(packet, stream, opts);
+  } as Write;
+}
+
+/**
+ * Sends an MQTT 5 DISCONNECT at once, for a connection Aedes is about to destroy in the same
+ * turn (it writes nothing itself then). Serialised to one buffer: writeToStream would cork the
+ * socket until the next tick, after the destroy.
+ */
+function disconnectNow(client: ChannelClient, reasonCode: number): void {
+  const connection = connections.get(client);
+  if (client.version !== 5 || !client.connected || client.closed || !connection || connection.disconnected) return;
+  connection.disconnected = true;
+  client.disconnectReasonCode = reasonCode;
+  (client.conn as unknown as Stream).write(lib.generate({ cmd: 'disconnect', reasonCode }, V5));
+}
+
+// Aedes discards the will on every DISCONNECT but 0x04; EMQX (emqx_channel.erl v5.5.1
+// maybe_clean_will_msg) only on 0x00 [MQTT-3.1.2-8]. The flag Aedes sets for that is held false on
+// this one closing client.
+function keepWill(client: ChannelClient): void {
+  Object.defineProperty(client, '_disconnected', { configurable: true, get: () => false, set: () => undefined });
+}
+
+/** How long a connection that was sent DISCONNECT may still talk before it is cut. */
+const CLOSING_GRACE_MS = 5000;
+
+/**
+ * After a DISCONNECT from the server, the close Aedes does next sends a FIN instead of a reset:
+ * what the client still sends is read and dropped until it closes too (or the grace ends).
+ * Destroying a socket with unread input makes the kernel reset the connection, and a client that
+ * was busy writing (Paho's flow control test floods QoS 2) then loses the DISCONNECT unread.
+ */
+const closing = new WeakSet<Socket>();
+function closeGracefully(client: ChannelClient): void {
+  const conn = client.conn as unknown;
+  if (!(conn instanceof Socket) || closing.has(conn)) return;
+  closing.add(conn);
+  const destroy = conn.destroy;
+  conn.destroy = function (this: Socket, error?: Error) {
+    conn.destroy = destroy;
+    if (error || this.destroyed) return destroy.call(this, error);
+    this.end();
+    this.on('data', () => undefined);
+    this.resume();
+    const cut = setTimeout(() => destroy.call(this), CLOSING_GRACE_MS);
+    cut.unref();
+    this.once('close', () => clearTimeout(cut));
+    return this;
+  };
+}
+
+/**
+ * Aedes writes a DISCONNECT only to a client whose connect has finished, which is some turns
+ * after its CONNACK; EMQX's channel is connected from the CONNACK on, so a client answered
+ * between the two is told the reason too. Patched once on Aedes' client class.
+ */
+function patchDisconnect(proto: ClientPrototype): void {
+  const mark = Symbol.for('simulator.mqtt5.disconnect');
+  if (proto[mark]) return;
+  proto[mark] = true;
+  const disconnect = proto.disconnect;
+  proto.disconnect = function (opts, done) {
+    if (typeof opts === 'function') {
+      done = opts;
+      opts = undefined;
+    }
+    const connection = this.version === 5 && !this.closed && !this.errored ? connections.get(this) : undefined;
+    if (connection) {
+      closeGracefully(this);
+      if (!this.connected && this.connackSent) {
+        const reasonCode = opts?.reasonCode ?? 0;
+        const packet: Packet = { cmd: 'disconnect', reasonCode };
+        if (opts?.properties) packet.properties = opts.properties;
+        this.disconnectReasonCode = reasonCode;
+        if (!connection.disconnected) (this.conn as unknown as Stream).write(lib.generate(packet, V5));
+        connection.disconnected = true;
+        setImmediate(() => this.close(done));
+        return;
+      }
+    }
+    disconnect.call(this, opts, done);
+  };
+}
+
+/** Installs the CONNACK, alias, packet size, will and DISCONNECT behaviour of EMQX's MQTT 5. */
+export function installMqtt5(broker: Aedes, store: Store): void {
+  wrapWriter();
+  const internals = broker as unknown as AedesInternals;
+  const zone = () => zoneLimits(store).zone as Mqtt5Zone;
+  internals.topicAliasMaximum = zone().max_topic_alias;
+
+  // Per MQTT 5 CONNECT: what the client asks of the server, the zone's inbound alias maximum
+  // (emqx_channel init_alias_maximum) and Server Keep Alive (enrich_server_keepalive), which
+  // Aedes then uses as the connection's keepalive and writes into the CONNACK.
+  const preConnect = broker.preConnect;
+  broker.preConnect = (client, packet, callback) => {
+    if (packet.protocolVersion === 5) {
+      patchDisconnect(Object.getPrototypeOf(client) as ClientPrototype);
+      const asked = packet.properties;
+      connections.set(client, new Connection(store, asked?.topicAliasMaximum ?? 0, asked?.maximumPacketSize ?? 0));
+      const settings = zone();
+      internals.topicAliasMaximum = settings.max_topic_alias;
+      if (typeof settings.server_keepalive === 'number' && settings.server_keepalive > 0) {
+        (client as ChannelClient)._serverKeepAlive = settings.server_keepalive;
+      }
+    }
+    preConnect.call(broker, client, packet, callback);
+  };
+
+  // An empty client id gets an EMQX-like one, before anything else reads the id (authentication
+  // is the first step after Aedes made up its own); the CONNACK assigns it.
+  const authenticate = broker.authenticate;
+  broker.authenticate = (client, username, password, done) => {
+    const c = client as ChannelClient;
+    if (c._assignedClientId) {
+      const id = base62Id();
+      (c as { id: string }).id = id;
+      c._assignedClientId = id;
+    }
+    authenticate.call(broker, client, username, password, done);
+  };
+
+  // Response Information only when the client asks and the zone has one (enrich_response_information).
+  internals.responseInformation = () => zone().response_information || undefined;
+
+  // A will message is published without the Will Delay Interval: emqx_message.erl (v5.5.1)
+  // to_packet keeps only the properties a PUBLISH may carry.
+  const publishWill = internals.publishWill;
+  internals.publishWill = function (client, will) {
+    if (will.properties?.willDelayInterval !== undefined) {
+      const { willDelayInterval: _delay, ...properties } = will.properties;
+      will = { ...will, properties };
+    }
+    publishWill.call(this, client, will);
+  };
+
+  // emqx_channel.erl (v5.5.1) handle_timeout keepalive: DISCONNECT 0x8D before the close.
+  broker.on('keepaliveTimeout', (client) => disconnectNow(client as ChannelClient, RC_KEEP_ALIVE_TIMEOUT));
+
+  // Aedes reports an alias error before it disconnects (0x94 for every kind), and a refused
+  // publish before it acknowledges it 0x87: with deny_action = disconnect, emqx_channel.erl
+  // (v5.5.1) process_publish sends DISCONNECT 0x87 instead.
+  broker.on('clientError', (client, error) => {
+    const connection = connections.get(client);
+    if (!connection) return;
+    connection.unknownAlias = error?.message?.startsWith('unknown topic alias') ?? false;
+    if (error instanceof NotAuthorized && store.authz.current().deny_action === 'disconnect') {
+      client.disconnect({ reasonCode: RC_NOT_AUTHORIZED });
+    }
+  });
+
+  // A publish authorization refused with deny_action = ignore is acknowledged as accepted by
+  // Aedes; EMQX acknowledges MQTT 5 QoS 1/2 with 0x87 (process_publish).
+  const hooks = brokerHooks(broker);
+  hooks.after.add('mqtt5', (client, packet, verdict) => {
+    if (client === null || client.version !== 5 || verdict !== null || !packet.qos || !droppedPackets.has(packet)) return;
+    const connection = connections.get(client);
+    if (connection && packet.messageId !== undefined) (connection.refused ??= new Set()).add(packet.messageId);
+  });
+
+  // CONNECT and DISCONNECT of a connected MQTT 5 client, seen before Aedes handles them.
+  hooks.received.add('mqtt5', (client, packet) => {
+    const cmd = packet.cmd;
+    if (cmd !== 'disconnect' && cmd !== 'connect') return;
+    const c = client as ChannelClient;
+    if (c.version !== 5 || !c.connected) return;
+    // A second CONNECT: DISCONNECT 0x82 (emqx_channel handle_in); Aedes closes the connection.
+    if (cmd === 'connect') {
+      disconnectNow(c, RC_PROTOCOL_ERROR);
+      return;
+    }
+    const reasonCode = (packet.reasonCode as number | undefined) ?? 0;
+    if (reasonCode !== 0 && reasonCode !== RC_DISCONNECT_WITH_WILL && c.will) keepWill(c);
+    // [MQTT-3.14.2-2] a session that was to end with the connection cannot be kept by the
+    // DISCONNECT: EMQX (process_disconnect) answers DISCONNECT 0x82.
+    const expiry = (packet.properties as Properties | undefined)?.sessionExpiryInterval;
+    if (typeof expiry === 'number' && expiry > 0 && c._connectSessionExpiryInterval === 0) disconnectNow(c, RC_PROTOCOL_ERROR);
+  });
+}
