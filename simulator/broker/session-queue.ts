@@ -98,6 +98,8 @@ const layers = new WeakMap<object, SessionLayer>();
   const close = AedesClient.prototype.close;
   AedesClient.prototype.close = function (this: ChannelClient, done?: () => void) {
     if (!this.closed) layers.get(this.broker)?.closing(this);
+    // What this turn wrote (a last delivery, a DISCONNECT) goes out before the socket is destroyed.
+    uncork(this.conn as unknown as Corkable);
     close.call(this, done);
   };
 }
@@ -108,13 +110,45 @@ const WRITE_OPTIONS: Record<number, object> = {
   5: Object.freeze({ protocolVersion: 5 }),
 };
 
+/** A connection the session layer holds corked until the end of this turn of the event loop. */
+interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+const corked: Corkable[] = [];
+const isCorked = new WeakSet<Corkable>();
+/** Ends the session layer's cork of one connection now (it is closing). */
+function uncork(conn: Corkable): void {
+  if (!isCorked.delete(conn)) return;
+  const at = corked.indexOf(conn);
+  if (at >= 0) corked.splice(at, 1);
+  conn.uncork();
+}
+
+function uncorkAll(): void {
+  for (let i = 0; i < corked.length; i++) {
+    isCorked.delete(corked[i]);
+    corked[i].uncork();
+  }
+  corked.length = 0;
+}
+
 /**
  * Writes a packet as Aedes' lib/write.js does; `done` (the routing callback of a delivery) is
- * called once the socket took it or, when its buffer is full, once it drains.
+ * called once the socket took it or, when its buffer is full, once it drains. The packets a
+ * connection gets in one turn of the event loop leave in one write (its socket stays corked until
+ * the turn's immediates run), as emqx_connection sends the packets of a batch together; Aedes
+ * writes each packet on its own.
  */
 function write(client: ChannelClient, packet: object, done: Done | null): void {
   if (client.connecting || client.connected) {
     let flushed = true;
+    const conn = client.conn as unknown as Corkable;
+    if (!isCorked.has(conn)) {
+      isCorked.add(conn);
+      conn.cork();
+      if (corked.push(conn) === 1) setImmediate(uncorkAll);
+    }
     try {
       flushed = mqttPacket.writeToStream(packet, client.conn, WRITE_OPTIONS[client._wireVersion ?? 4] ?? WRITE_OPTIONS[4]);
     } catch (err) {
