@@ -15,6 +15,7 @@ import * as assert from 'uvu/assert';
 import { MAX_JSON_DEPTH } from '../../simulator/plugins/body-limits.ts';
 import { MAX_HOCON_DEPTH, parseHocon } from '../../simulator/store/hocon.ts';
 import { api, buildTestApp, connectMqtt, endMqtt, login, manualClock, request, startSimulator, waitFor } from '../helpers/simulator.ts';
+import { frame as packet, mqttString, u16 } from '../helpers/wire.ts';
 
 const nestedObjects = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 const nestedArrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
@@ -155,30 +156,6 @@ test('change_pwd: wrong old passwords count toward the login lockout; then even 
 
 // ---- Against a running simulator: HTTP and raw MQTT ----
 
-function u16(n: number): Buffer {
-  const b = Buffer.alloc(2);
-  b.writeUInt16BE(n);
-  return b;
-}
-
-const mqttString = (value: string | Buffer) => {
-  const bytes = typeof value === 'string' ? Buffer.from(value) : value;
-  return Buffer.concat([u16(bytes.length), bytes]);
-};
-
-/** One MQTT control packet: the fixed header byte, the remaining length, the rest. */
-function packet(first: number, ...parts: Buffer[]): Buffer {
-  const rest = Buffer.concat(parts);
-  const length: number[] = [];
-  let n = rest.length;
-  do {
-    let digit = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) digit |= 0x80;
-    length.push(digit);
-  } while (n > 0);
-  return Buffer.concat([Buffer.from([first, ...length]), rest]);
-}
 
 /** An MQTT 3.1.1 CONNECT with clean session; `flags` adds user name (0x80) / password (0x40) bits. */
 function connectPacket(clientId: string, extra: { flags?: number; payload?: Buffer[] } = {}): Buffer {

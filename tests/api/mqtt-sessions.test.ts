@@ -10,6 +10,7 @@ import { MqttClient, type IClientOptions, type IPublishPacket } from 'mqtt';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator } from '../helpers/simulator.ts';
+import { frame, mqttString as str, varint } from '../helpers/wire.ts';
 
 let sim: RunningSimulator;
 let token = '';
@@ -78,25 +79,6 @@ interface RawPublish {
   payload: string;
 }
 
-function varint(n: number): Buffer {
-  const bytes: number[] = [];
-  do {
-    let b = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) b |= 0x80;
-    bytes.push(b);
-  } while (n > 0);
-  return Buffer.from(bytes);
-}
-
-function str(s: string): Buffer {
-  const b = Buffer.from(s);
-  return Buffer.concat([Buffer.from([b.length >> 8, b.length & 0xff]), b]);
-}
-
-function frame(first: number, body: Buffer): Buffer {
-  return Buffer.concat([Buffer.from([first]), varint(body.length), body]);
-}
 
 class RawClient {
   readonly publishes: RawPublish[] = [];

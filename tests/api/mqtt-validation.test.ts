@@ -10,6 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IClientOptions, MqttClient } from 'mqtt';
 import { connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator } from '../helpers/simulator.ts';
+import { frame, mqttString, u16 } from '../helpers/wire.ts';
 
 let sim: RunningSimulator;
 let token = '';
@@ -34,30 +35,6 @@ const zone = async (mqtt: Record<string, unknown>) => {
 
 type Version = 4 | 5;
 
-function u16(n: number): Buffer {
-  const b = Buffer.alloc(2);
-  b.writeUInt16BE(n);
-  return b;
-}
-
-const mqttString = (value: string | Buffer) => {
-  const bytes = typeof value === 'string' ? Buffer.from(value) : value;
-  return Buffer.concat([u16(bytes.length), bytes]);
-};
-
-/** One control packet: the fixed header byte, the remaining length, the rest. */
-function frame(first: number, ...parts: Buffer[]): Buffer {
-  const rest = Buffer.concat(parts);
-  const length: number[] = [];
-  let n = rest.length;
-  do {
-    let digit = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) digit |= 0x80;
-    length.push(digit);
-  } while (n > 0);
-  return Buffer.concat([Buffer.from([first, ...length]), rest]);
-}
 
 /** MQTT 5 puts an (empty) property length after the variable header. */
 const noProperties = (version: Version) => (version === 5 ? Buffer.from([0]) : Buffer.alloc(0));

@@ -11,6 +11,7 @@ import type { IClientOptions, IConnackPacket, MqttClient } from 'mqtt';
 import {
   connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator,
 } from '../helpers/simulator.ts';
+import { mqttString as str, varint as remainingLength } from '../helpers/wire.ts';
 
 let sim: RunningSimulator;
 let sim58: RunningSimulator;
@@ -88,22 +89,6 @@ async function granted(client: MqttClient, topic: string): Promise<number> {
 const total = (...lists: Received[][]) => lists.reduce((n, l) => n + l.length, 0);
 
 // ---- raw packets, for filters mqtt.js refuses to send ------------------------------------------
-
-function remainingLength(n: number): Buffer {
-  const bytes: number[] = [];
-  do {
-    let byte = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) byte |= 0x80;
-    bytes.push(byte);
-  } while (n > 0);
-  return Buffer.from(bytes);
-}
-
-function str(s: string): Buffer {
-  const b = Buffer.from(s);
-  return Buffer.concat([Buffer.from([b.length >> 8, b.length & 0xff]), b]);
-}
 
 function connectPacket(level: 4 | 5, clientId: string): Buffer {
   const body = Buffer.concat([str('MQTT'), Buffer.from([level, 0x02, 0, 30]), level === 5 ? Buffer.from([0]) : Buffer.alloc(0), str(clientId)]);

@@ -1,27 +1,7 @@
 // Minimal MQTT 3.1.1 and 5.0 packet encoding for the load processes: thousands of raw sockets cost
 // far less than thousands of mqtt.js clients, so the load generator never becomes the bottleneck.
 // MQTT 5 packets carry an empty properties block where the protocol has one.
-
-/** The variable-length "remaining length" field of the fixed header. */
-function remainingLength(n: number): Buffer {
-  const bytes: number[] = [];
-  do {
-    let byte = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) byte |= 0x80;
-    bytes.push(byte);
-  } while (n > 0);
-  return Buffer.from(bytes);
-}
-
-function str(s: string): Buffer {
-  const b = Buffer.from(s);
-  return Buffer.concat([Buffer.from([b.length >> 8, b.length & 0xff]), b]);
-}
-
-function packet(type: number, body: Buffer): Buffer {
-  return Buffer.concat([Buffer.from([type]), remainingLength(body.length), body]);
-}
+import { frame as packet, mqttString as str } from '../helpers/wire.ts';
 
 /** The protocol level: 4 (MQTT 3.1.1) or 5 (MQTT 5.0). */
 export type Level = 4 | 5;
