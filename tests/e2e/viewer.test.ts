@@ -1,5 +1,5 @@
-// A viewer (Enterprise RBAC) walks the console in Chromium against the real simulator: every menu
-// entry and the detail and editor screens behind them. Nothing that would change the broker may be
+// A viewer (Enterprise RBAC, on 5.5.1 and on 5.8.9) walks the console in Chromium against the real
+// simulator: every menu entry and the detail and editor screens behind them. Nothing that would change the broker may be
 // usable: every control of a form that writes is disabled, and no create, save, reset, remove or
 // similar button is offered. Screens whose controls change nothing on the broker (the WebSocket
 // test client speaks MQTT as any device does; Settings are the console's own preferences; search
@@ -19,8 +19,11 @@ let sim: SpawnedSimulator;
 let browser: Browser;
 let w: WatchedPage;
 
-test.before(async () => {
-  sim = await spawnSimulator(['--emqx-version', '5.8.9', '--edition', 'ee', '--seed', 'empty']);
+/** Starts the simulator as this release, makes what the viewer will look at, and logs the viewer in. */
+async function startAs(version: '5.5.1' | '5.8.9'): Promise<void> {
+  await w?.context.close();
+  await sim?.kill();
+  sim = await spawnSimulator(['--emqx-version', version, '--edition', 'ee', '--seed', 'empty']);
   const token = await login(sim.baseUrl);
   // What the viewer will look at, made by the administrator: one of each thing with a detail screen.
   const made = [
@@ -37,7 +40,6 @@ test.before(async () => {
     const res = await request(sim.baseUrl, method, `/api/v5${path}`, { token, body });
     assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${res.text}`);
   }
-  browser = await launch();
   w = await openPage(browser);
   const { page } = w;
   await page.goto(sim.baseUrl + '/');
@@ -45,6 +47,10 @@ test.before(async () => {
   await page.fill('[data-test=login-form] input[name=password]', 'viewer-pass-123');
   await page.click('[data-test=login-form] [data-test=form-submit]');
   await page.waitForSelector('[data-test=overview-page]');
+}
+
+test.before(async () => {
+  browser = await launch();
 });
 
 test.after(async () => {
@@ -98,7 +104,7 @@ function usableWrites(): Promise<string[]> {
   })()`) as Promise<string[]>;
 }
 
-/** Routes behind the menu: editors and details of things the demo data holds. */
+/** Routes behind the menu: editors, and details of what startAs made. */
 async function detailRoutes(): Promise<string[]> {
   const token = await login(sim.baseUrl);
   const get = async (path: string) => (await request(sim.baseUrl, 'GET', `/api/v5${path}`, { token })).json as unknown;
@@ -121,8 +127,9 @@ async function detailRoutes(): Promise<string[]> {
   return routes;
 }
 
-test('a viewer can use no control that changes the broker, on any screen of the menu or behind it', async () => {
-  Object.assign(session, { version: '5.8.9', edition: 'ee', role: 'viewer' });
+for (const version of ['5.5.1', '5.8.9'] as const) test(`${version} Enterprise: a viewer can use no control that changes the broker, on any screen of the menu or behind it`, async () => {
+  await startAs(version);
+  Object.assign(session, { version, edition: 'ee', role: 'viewer' });
   const menuPaths = menu().flatMap((s) => s.entries.flatMap((e) => (isSubGroup(e) ? e.items.map((i) => i.path) : [e.path])));
   const details = await detailRoutes();
   for (const prefix of ['/rule/rules/', '/flow/', '/gateway/detail/', '/exhook/detail/', '/connector/', '/rule/actions/']) {
