@@ -1,9 +1,9 @@
 // A viewer (Enterprise RBAC, on 5.5.1 and on 5.8.9) walks the console in Chromium against the real
-// simulator: every menu entry and the detail and editor screens behind them. Nothing that would change the broker may be
-// usable: every control of a form that writes is disabled, and no create, save, reset, remove or
-// similar button is offered. Screens whose controls change nothing on the broker (the WebSocket
-// test client speaks MQTT as any device does; Settings are the console's own preferences; search
-// forms filter lists) are the exceptions, named below.
+// simulator: every menu entry and the detail and editor screens behind them. Nothing that would
+// change the broker may be usable: every control of a form that writes is disabled, and no create,
+// save, reset, remove or similar button is offered. Screens whose controls change nothing on the
+// broker (the WebSocket test client speaks MQTT as any device does; Settings are the console's own
+// preferences; search forms filter lists) are the exceptions, named below.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser } from 'playwright-core';
