@@ -159,6 +159,16 @@ const RC_TOPIC_FILTER_INVALID = 0x8f;
 const RC_TOPIC_NAME_INVALID = 0x90;
 const RC_RETAIN_NOT_SUPPORTED = 0x9a;
 const RC_QOS_NOT_SUPPORTED = 0x9b;
+const RC_QUOTA_EXCEEDED = 0x97;
+const RC_WILDCARD_SUBSCRIPTIONS_NOT_SUPPORTED = 0xa2;
+
+/** Subscriptions the zone refused, with the MQTT 5 SUBACK reason code (Aedes answers 0x87). */
+const subscribeRefusals = new WeakMap<object, number>();
+
+/** The MQTT 5 SUBACK reason code the zone refused a subscription with, if it did. */
+export function subscribeRefusal(sub: object): number | undefined {
+  return subscribeRefusals.get(sub);
+}
 
 interface CheckedPacket extends ParsedPacket {
   topic?: string;
@@ -356,18 +366,19 @@ export function installMqttLimits(broker: Aedes, store: Store): void {
     return Readable.from(retainedFor(this, patterns));
   };
 
-  // Subscribe caps (check_sub) and the session's subscription quota: 0x80 in MQTT 3.1.1.
+  // Subscribe caps (emqx_mqtt_caps.erl check_sub) and the session's subscription quota
+  // (emqx_session_mem.erl subscribe): 0x80 in MQTT 3.1.1, the reason code in MQTT 5.
   const authorizeSubscribe = broker.authorizeSubscribe;
   broker.authorizeSubscribe = (client, sub: Subscription, callback) => {
     const zone = mqttZone(store);
     const filter = parseShare(sub.topic)?.topic ?? sub.topic;
     const held = (client as unknown as { subscriptions?: Record<string, unknown> }).subscriptions ?? {};
-    const count = Object.keys(held).length;
     const quota = zone.max_subscriptions;
-    const refused = topicLevels(filter) > maxTopicLevels(store)
-      || (isWildcard(filter) && !zone.wildcard_subscription)
-      || (quota !== 'infinity' && !held[sub.topic] && count >= quota);
-    if (refused) {
+    const refusal = topicLevels(filter) > maxTopicLevels(store) ? RC_TOPIC_FILTER_INVALID
+      : isWildcard(filter) && !zone.wildcard_subscription ? RC_WILDCARD_SUBSCRIPTIONS_NOT_SUPPORTED
+        : quota !== 'infinity' && !held[sub.topic] && Object.keys(held).length >= quota ? RC_QUOTA_EXCEEDED : 0;
+    if (refusal !== 0) {
+      subscribeRefusals.set(sub, refusal);
       callback(null, null);
       return;
     }

@@ -11,7 +11,7 @@ import type { Aedes, Client } from 'aedes';
 import type { Store } from '../store/index.ts';
 import { droppedPackets, NotAuthorized } from './authz.ts';
 import { brokerHooks } from './hooks.ts';
-import { zoneLimits, type MqttZone } from './mqtt-limits.ts';
+import { subscribeRefusal, zoneLimits, type MqttZone } from './mqtt-limits.ts';
 
 type Properties = Record<string, unknown>;
 
@@ -95,6 +95,8 @@ class Connection {
   refused: Set<number> | null = null;
   /** A DISCONNECT went out: nothing follows it [MQTT-3.14.4-1]. */
   disconnected = false;
+  /** SUBSCRIBE packets by packet id until their SUBACK is written. */
+  subscribes: Map<number, { subscriptions: object[] }> | null = null;
 
   constructor(
     readonly store: Store,
@@ -217,6 +219,17 @@ function wrapWriter(): void {
       case 'connack':
         announceCaps(connection, packet);
         break;
+      case 'suback': {
+        // The zone's reason for a refused filter (mqtt-limits.ts), where Aedes says 0x87.
+        const asked = connection.subscribes?.get(packet.messageId as number);
+        if (asked === undefined) break;
+        connection.subscribes?.delete(packet.messageId as number);
+        const granted = packet.granted as number[];
+        if (granted.some((code, i) => code === RC_NOT_AUTHORIZED && subscribeRefusal(asked.subscriptions[i]) !== undefined)) {
+          packet = { ...packet, granted: granted.map((code, i) => (code === RC_NOT_AUTHORIZED ? subscribeRefusal(asked.subscriptions[i]) ?? code : code)) };
+        }
+        break;
+      }
       case 'puback':
       case 'pubrec':
         // EMQX (v5.5.1) puts no Reason String in acknowledgements; Aedes adds its error text.
@@ -396,6 +409,12 @@ export function installMqtt5(broker: Aedes, store: Store): void {
   // CONNECT and DISCONNECT of a connected MQTT 5 client, seen before Aedes handles them.
   hooks.received.add('mqtt5', (client, packet) => {
     const cmd = packet.cmd;
+    if (cmd === 'subscribe') {
+      // Kept by id for its SUBACK (Aedes may replace the list by a deduplicated one on the packet).
+      const connection = (client as ChannelClient).version === 5 ? connections.get(client) : undefined;
+      if (connection) (connection.subscribes ??= new Map()).set(packet.messageId as number, packet as unknown as { subscriptions: object[] });
+      return;
+    }
     if (cmd !== 'disconnect' && cmd !== 'connect') return;
     const c = client as ChannelClient;
     if (c.version !== 5 || !c.connected) return;

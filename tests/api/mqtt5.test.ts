@@ -24,6 +24,7 @@ let sockets: net.Socket[] = [];
 const ZONE_DEFAULTS = {
   max_qos_allowed: 2, retain_available: true, max_topic_alias: 65535, max_packet_size: '1MB',
   wildcard_subscription: true, shared_subscription: true, server_keepalive: 'disabled',
+  max_topic_levels: 128, max_subscriptions: 'infinity',
 };
 
 test.before(async () => {
@@ -326,6 +327,25 @@ test('after a DISCONNECT the server closes gracefully: a client still sending is
   await sleep(300);
   assert.is(failed, false, 'no reset');
   assert.equal(c.packets.filter((p) => p.cmd !== 'disconnect'), [], 'nothing after the DISCONNECT');
+});
+
+test('a SUBACK refused by the zone says why in MQTT 5: 0x8F too many levels, 0xA2 wildcards off, 0x97 quota; 3.1.1 keeps 0x80', async () => {
+  // emqx_mqtt_caps.erl check_sub and emqx_session_mem.erl subscribe (v5.5.1).
+  await zone({ max_topic_levels: 3, wildcard_subscription: false, max_subscriptions: 2 });
+  const c = await v5('suback-codes');
+  // mqtt.js turns some reason codes into an error: the SUBACK is read as it arrives.
+  const subacks: number[][] = [];
+  c.on('packetreceive', (p) => p.cmd === 'suback' && subacks.push((p as unknown as { granted: number[] }).granted));
+  const subscribe = (topics: Record<string, { qos: 0 | 1 }>) => new Promise<void>((resolve) => c.subscribe(topics, () => resolve()));
+  await subscribe({ 'a/b/c/d': { qos: 1 }, 'w/+': { qos: 1 }, 'ok/1': { qos: 1 } });
+  await subscribe({ 'ok/2': { qos: 0 } });
+  await subscribe({ 'ok/3': { qos: 0 } });
+  assert.equal(subacks, [[0x8f, 0xa2, 1], [0], [0x97]]);
+  const old = await connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId: 'suback-311' });
+  open.push(old);
+  const refused = new Promise<number[]>((resolve) => old.on('packetreceive', (p) => p.cmd === 'suback' && resolve((p as unknown as { granted: number[] }).granted)));
+  old.subscribe({ 'a/b/c/d': { qos: 1 }, 'w/+': { qos: 1 } }, () => undefined);
+  assert.equal(await refused, [0x80, 0x80]);
 });
 
 test.run();
