@@ -15,6 +15,10 @@ import type { Store } from '../store/index.ts';
 import { listenerOfSocket } from '../store/listeners.ts';
 import { isSharedFilter, parseShare, startsWithWildcard, topicFilterError, topicNameError } from '../store/topic.ts';
 import { brokerHooks, type ParsedPacket } from './hooks.ts';
+import {
+  RC_PROTOCOL_ERROR, RC_QOS_NOT_SUPPORTED, RC_QUOTA_EXCEEDED, RC_RETAIN_NOT_SUPPORTED, RC_TOPIC_FILTER_INVALID, RC_TOPIC_NAME_INVALID,
+  RC_WILDCARD_SUBSCRIPTIONS_NOT_SUPPORTED,
+} from './reason-codes.ts';
 
 export interface MqttZone {
   max_packet_size: string | number;
@@ -152,15 +156,6 @@ const checkedString = function (this: ParserLike): string | null {
   else this._emitError(new Error(problem));
   return value;
 };
-
-// MQTT 5 reason codes of the DISCONNECT a refused packet gets (emqx_reason_codes).
-const RC_PROTOCOL_ERROR = 0x82;
-const RC_TOPIC_FILTER_INVALID = 0x8f;
-const RC_TOPIC_NAME_INVALID = 0x90;
-const RC_RETAIN_NOT_SUPPORTED = 0x9a;
-const RC_QOS_NOT_SUPPORTED = 0x9b;
-const RC_QUOTA_EXCEEDED = 0x97;
-const RC_WILDCARD_SUBSCRIPTIONS_NOT_SUPPORTED = 0xa2;
 
 /** Subscriptions the zone refused, with the MQTT 5 SUBACK reason code (Aedes answers 0x87). */
 const subscribeRefusals = new WeakMap<object, number>();

@@ -12,6 +12,9 @@ import type { Store } from '../store/index.ts';
 import { droppedPackets, NotAuthorized } from './authz.ts';
 import { brokerHooks } from './hooks.ts';
 import { subscribeRefusal, zoneLimits, type MqttZone } from './mqtt-limits.ts';
+import {
+  RC_DISCONNECT_WITH_WILL, RC_KEEP_ALIVE_TIMEOUT, RC_NOT_AUTHORIZED, RC_PROTOCOL_ERROR, RC_TOPIC_ALIAS_INVALID,
+} from './reason-codes.ts';
 
 type Properties = Record<string, unknown>;
 
@@ -75,13 +78,6 @@ interface Mqtt5Zone extends MqttZone {
   server_keepalive: number | 'disabled';
   response_information: string;
 }
-
-// Reason codes [MQTT-2.4], as emqx_reason_codes.erl (v5.5.1) names them.
-const RC_DISCONNECT_WITH_WILL = 0x04;
-const RC_PROTOCOL_ERROR = 0x82;
-const RC_NOT_AUTHORIZED = 0x87;
-const RC_KEEP_ALIVE_TIMEOUT = 0x8d;
-const RC_TOPIC_ALIAS_INVALID = 0x94;
 
 const V5 = Object.freeze({ protocolVersion: 5 });
 

@@ -25,6 +25,7 @@ import { parseShare, topicMatches } from '../store/topic.ts';
 import { brokerHooks } from './hooks.ts';
 import { setDeliveringQos } from './metrics.ts';
 import { mqttZone } from './mqtt-limits.ts';
+import { RC_ADMINISTRATIVE_ACTION, RC_RECEIVE_MAXIMUM_EXCEEDED, RC_UNSPECIFIED_ERROR } from './reason-codes.ts';
 import { insertionTime, MQueue, type SessionMessage } from './session-mqueue.ts';
 import { SessionPersistence } from './session-persistence.ts';
 
@@ -243,10 +244,6 @@ function sessionLimits(store: Store): SessionLimits {
 const NOT_FOUND = new Error('no such packet');
 const AWAITED = Object.freeze({});
 
-// MQTT 5 reason codes (emqx_reason_codes): Receive Maximum exceeded, administrative action.
-const RC_RECEIVE_MAXIMUM_EXCEEDED = 0x93;
-const RC_ADMINISTRATIVE_ACTION = 0x98;
-
 const QOS_SENT: readonly MetricKey[] = ['messages.qos0.sent', 'messages.qos1.sent', 'messages.qos2.sent'];
 const CLIENT_QOS_SENT: readonly ClientCounterKey[] = ['send_msg.qos0', 'send_msg.qos1', 'send_msg.qos2'];
 
@@ -436,7 +433,7 @@ export class SessionState {
     const entry = this.inflight.get(id);
     if (entry === undefined) this.layer.metrics['packets.pubrec.missed']++;
     else if (entry.packet.qos !== 2 || entry.phase !== 1) this.layer.metrics['packets.pubrec.inuse']++;
-    else if (this.client?.version === 5 && reasonCode !== undefined && reasonCode >= 0x80) {
+    else if (this.client?.version === 5 && reasonCode !== undefined && reasonCode >= RC_UNSPECIFIED_ERROR) {
       // [MQTT-4.3.3] an error PUBREC ends the exchange: no PUBREL follows (Aedes sends none).
       this.inflight.delete(id);
       this.dequeue();
@@ -726,7 +723,7 @@ class SessionLayer implements SessionQueueView {
   private retainedGrant(client: Client, topic: string): number | undefined {
     const subs = this.lastSubscribed.get(client);
     if (!subs) return undefined;
-    for (const sub of subs) if (sub.qos < 0x80 && topicMatches(sub.topic, topic)) return sub.qos;
+    for (const sub of subs) if (sub.qos < RC_UNSPECIFIED_ERROR && topicMatches(sub.topic, topic)) return sub.qos;
     return undefined;
   }
 

@@ -12,6 +12,7 @@ import { parseShare, topicFilterProblem } from '../store/topic.ts';
 import { connectInfo } from './connect.ts';
 import { brokerHooks, type ForwardPacket } from './hooks.ts';
 import { mqttZone } from './mqtt-limits.ts';
+import { RC_PROTOCOL_ERROR, RC_TOPIC_FILTER_INVALID, RC_UNSPECIFIED_ERROR } from './reason-codes.ts';
 
 type Done = () => void;
 type Deliver = (packet: SharedDelivery, done: Done) => void;
@@ -212,7 +213,7 @@ export function installSharedSubs(broker: Aedes, store: Store): void {
     if (fromWire) {
       for (const sub of subs) {
         if (!isShared(sub.topic)) continue;
-        const code = sharedFilterProblem(sub.topic) ? 0x8f : v5 && sub.nl ? 0x82 : 0;
+        const code = sharedFilterProblem(sub.topic) ? RC_TOPIC_FILTER_INVALID : v5 && sub.nl ? RC_PROTOCOL_ERROR : 0;
         if (code) return refusePacket(client, subs, code, v5);
       }
     }
@@ -337,7 +338,7 @@ export function installSharedSubs(broker: Aedes, store: Store): void {
   broker.on('subscribe', (subs, client) => {
     for (const sub of subs) {
       // A reason code of 0x80 or more is a refused filter [MQTT-3.9.3-2].
-      if ((sub.qos as number) >= 0x80) continue;
+      if ((sub.qos as number) >= RC_UNSPECIFIED_ERROR) continue;
       const share = parseShare(sub.topic);
       if (!share) continue;
       const si = (sub as { subscriptionIdentifier?: number }).subscriptionIdentifier;
