@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { EDITIONS, VERSIONS, parseProfile, type Edition, type EmqxVersion } from '../../simulator/store/profile.ts';
+import { OPERATOR_OBJECTS, type Made } from '../helpers/operator-objects.ts';
 import { REPO_ROOT, api, buildTestApp, login } from '../helpers/simulator.ts';
 
 interface IndexField { name: string; ref?: string; sub?: string[] }
@@ -166,19 +167,13 @@ for (const { version, edition } of PROFILES) {
     // Concrete paths for GETs with path parameters, from what the demo cluster holds.
     const clientid = (await api(app, 'GET', '/api/v5/clients?limit=1', { token })).json().data[0].clientid as string;
     // One of each thing that has a detail GET, made as an operator would.
-    const made: [string, string, unknown][] = [
-      ['POST', '/connectors', { type: 'http', name: 'web', url: 'http://127.0.0.1:9/in', headers: {} }],
-      ['POST', '/actions', { type: 'http', name: 'out', connector: 'web', parameters: { path: '/x' } }],
-      ['POST', '/rules', { id: 'r1', sql: 'SELECT * FROM "t/#"', actions: ['http:out'] }],
-      ['POST', '/exhooks', { name: 'hook1', url: 'http://127.0.0.1:9', enable: false }],
-      ['POST', '/trace', { name: 'kept', type: 'clientid', clientid: 'keeper' }],
-      ['POST', '/authentication', { mechanism: 'password_based', backend: 'built_in_database', user_id_type: 'username', password_hash_algorithm: { name: 'sha256', salt_position: 'suffix' } }],
+    const made: Made[] = [
+      ...OPERATOR_OBJECTS,
       ['POST', '/authentication/password_based:built_in_database/users', { user_id: 'u1', password: 'secret-123' }],
-      ['PUT', '/gateways/mqttsn', { name: 'mqttsn', enable: true, gateway_id: 7, listeners: [{ type: 'udp', name: 'default', bind: '127.0.0.1:0' }] }],
       ['POST', '/mqtt/topic_metrics', { topic: 'a/b' }],
     ];
     for (const [method, url, body] of made) {
-      const res = await api(app, method as 'POST', `/api/v5${url}`, { token, body });
+      const res = await api(app, method, `/api/v5${url}`, { token, body });
       assert.ok(res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body}`);
     }
     const authn = encodeURIComponent('password_based:built_in_database');

@@ -10,6 +10,7 @@ import type { Browser } from 'playwright-core';
 import { menu, isSubGroup } from '../../web/app/routes.ts';
 import { session } from '../../web/lib/session.ts';
 import { launch, openPage, type WatchedPage } from '../helpers/browser.ts';
+import { OPERATOR_OBJECTS, type Made } from '../helpers/operator-objects.ts';
 import { login, request, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
 
 /** Screens whose forms change nothing on the broker. */
@@ -26,16 +27,10 @@ async function startAs(version: '5.5.1' | '5.8.9'): Promise<void> {
   sim = await spawnSimulator(['--emqx-version', version, '--edition', 'ee', '--seed', 'empty']);
   const token = await login(sim.baseUrl);
   // What the viewer will look at, made by the administrator: one of each thing with a detail screen.
-  const made = [
+  const made: Made[] = [
     ['POST', '/users', { username: 'viewer1', password: 'viewer-pass-123', role: 'viewer', description: '' }],
-    ['POST', '/connectors', { type: 'http', name: 'web', url: 'http://127.0.0.1:9/in', headers: {} }],
-    ['POST', '/actions', { type: 'http', name: 'out', connector: 'web', parameters: { path: '/x' } }],
-    ['POST', '/rules', { id: 'r1', sql: 'SELECT * FROM "t/#"', actions: ['http:out'] }],
-    ['POST', '/exhooks', { name: 'hook1', url: 'http://127.0.0.1:9', enable: false }],
-    ['POST', '/trace', { name: 'kept', type: 'clientid', clientid: 'keeper' }],
-    ['POST', '/authentication', { mechanism: 'password_based', backend: 'built_in_database', user_id_type: 'username', password_hash_algorithm: { name: 'sha256', salt_position: 'suffix' } }],
-    ['PUT', '/gateways/mqttsn', { name: 'mqttsn', enable: true, gateway_id: 7, listeners: [{ type: 'udp', name: 'default', bind: '127.0.0.1:0' }] }],
-  ] as const;
+    ...OPERATOR_OBJECTS,
+  ];
   for (const [method, path, body] of made) {
     const res = await request(sim.baseUrl, method, `/api/v5${path}`, { token, body });
     assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${res.text}`);
