@@ -143,6 +143,17 @@ test('the writer prints nested objects with two-space indents and quotes only wh
   ].join('\n'));
 });
 
+const REFUSED_KEYS = ['__proto__', 'constructor', 'prototype'];
+
+test('keys that name prototype machinery are refused, quoted or dotted, with their place', () => {
+  for (const key of REFUSED_KEYS) {
+    for (const text of [`${key} = 1`, `a.${key}.b = 1`, `"${key}" = 1`, `a { ${key} { b = 1 } }`]) {
+      assert.throws(() => parseHocon(text), (e: unknown) => e instanceof HoconError && e.message.includes(`forbidden key "${key}"`), text);
+    }
+  }
+  assert.equal(Object.getPrototypeOf(parseHocon('a = 1')), Object.prototype);
+});
+
 // JSON config objects: any key (but __proto__, constructor and prototype, which the reader refuses),
 // strings of any characters, finite numbers, nested arrays and objects.
 const { config } = fc.letrec<{ value: HoconValue; config: HoconObject }>((tie) => ({
@@ -158,7 +169,9 @@ const { config } = fc.letrec<{ value: HoconValue; config: HoconObject }>((tie) =
     tie('config'),
   ),
   config: fc.dictionary(
-    fc.oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.constantFrom('a.b', 'true', '0', 'key with space', '')),
+    fc
+      .oneof(fc.string({ unit: 'binary', maxLength: 12 }), fc.constantFrom('a.b', 'true', '0', 'key with space', ''))
+      .filter((key) => !REFUSED_KEYS.includes(key)),
     tie('value'),
     { maxKeys: 5 },
   ),
