@@ -4,13 +4,15 @@
 // GET /clients/{clientid}/authorization/cache has the real entries, and the authorize counters
 // (client.authorize, authorization.allow/deny, cache_hit/miss) move. The deny action is applied
 // here too: a denied publish is dropped (ignore) or ends the connection (disconnect); a denied
-// subscription is granted 0x80.
-import type { Aedes, Client } from 'aedes';
+// subscription is granted 0x80 (0x87 in MQTT 5), or with disconnect the whole SUBSCRIBE ends the
+// connection.
+import type { Aedes, Client, Subscription } from 'aedes';
 import type { Store } from '../store/index.ts';
 import { topicMatches } from '../store/topic.ts';
 import type { AuthzSettings } from '../store/authz.ts';
 import { decidePublish, droppedPackets, NotAuthorized } from './authz.ts';
 import { aedesVerdict, brokerHooks, type Verdict } from './hooks.ts';
+import { RC_NOT_AUTHORIZED } from './reason-codes.ts';
 
 export interface AuthzCacheEntry {
   access: 'publish' | 'subscribe';
@@ -139,4 +141,59 @@ export function installAuthzCache(broker: Aedes, store: Store): void {
       callback(err, granted);
     });
   };
+
+  // emqx_channel.erl (v5.5.1) check_sub_authzs decides every filter of a SUBSCRIBE first; with
+  // deny_action = disconnect one refused filter ends the connection (DISCONNECT 0x87 in MQTT 5,
+  // mqtt5.ts) before process_subscribe, so none of the packet's filters is made. Aedes asks for
+  // the filters of one packet in one synchronous loop, so the questions of one turn are one packet.
+  const decideEach = broker.authorizeSubscribe;
+  const open = new WeakMap<Client, SubscribeBatch>();
+  broker.authorizeSubscribe = (client, sub, callback) => {
+    if (!client || store.authz.current().deny_action !== 'disconnect') {
+      decideEach.call(broker, client, sub, callback);
+      return;
+    }
+    let batch = open.get(client);
+    if (!batch) {
+      const created: SubscribeBatch = { waiting: [], pending: 0, closed: false, refused: false };
+      batch = created;
+      open.set(client, created);
+      process.nextTick(() => {
+        open.delete(client);
+        created.closed = true;
+        settle(created, client);
+      });
+    }
+    const entry: SubscribeBatch['waiting'][number] = { callback, err: null, granted: null };
+    const current = batch;
+    current.waiting.push(entry);
+    current.pending++;
+    decideEach.call(broker, client, sub, (err, granted) => {
+      entry.err = err;
+      entry.granted = granted ?? null;
+      // (Filters the zone's caps refuse never get here: mqtt-limits.ts answers them outside.)
+      if (!err && !granted) current.refused = true;
+      current.pending--;
+      settle(current, client);
+    });
+  };
+
+  function settle(batch: SubscribeBatch, client: Client): void {
+    if (!batch.closed || batch.pending > 0) return;
+    // DISCONNECT 0x87 in MQTT 5, a plain close before; the SUBACK that Aedes then writes for the
+    // packet, every filter refused, finds the connection closed.
+    if (batch.refused) client.disconnect({ reasonCode: RC_NOT_AUTHORIZED });
+    for (const entry of batch.waiting.splice(0)) {
+      if (batch.refused) entry.callback(null, null);
+      else entry.callback(entry.err, entry.granted);
+    }
+  }
+}
+
+/** The filters of one SUBSCRIBE while deny_action = disconnect: answered together. */
+interface SubscribeBatch {
+  waiting: { callback: (err: Error | null, granted: Subscription | null) => void; err: Error | null; granted: Subscription | null }[];
+  pending: number;
+  closed: boolean;
+  refused: boolean;
 }

@@ -148,7 +148,7 @@ test('no_match, deny_action disconnect and the cache settings', async () => {
   assert.is((await put('/api/v5/authorization/sources/file', { ...file, enable: false })).status, 204);
   const c1 = await connect('nm-1');
   assert.is(await grant(c1, 'n/1'), 1);
-  const denied = { ...DEFAULT_SETTINGS, no_match: 'deny', deny_action: 'disconnect', cache: { ...DEFAULT_SETTINGS.cache, excludes: ['nocache/#'] } };
+  const denied = { ...DEFAULT_SETTINGS, no_match: 'deny', deny_action: 'ignore', cache: { ...DEFAULT_SETTINGS.cache, excludes: ['nocache/#'] } };
   const res = await put('/api/v5/authorization/settings', denied);
   assert.equal([res.status, res.json], [200, denied]);
   assert.is((await put('/api/v5/authorization/settings', { ...denied, no_match: 'maybe' })).status, 400);
@@ -163,7 +163,10 @@ test('no_match, deny_action disconnect and the cache settings', async () => {
   assert.equal((await get('/api/v5/clients/nm-1/authorization/cache')).json, []);
   assert.is(await grant(c1, 'n/1'), 128);
 
-  // deny_action disconnect: a denied publish ends the connection.
+  // deny_action disconnect: a denied publish ends the connection (a denied subscription too:
+  // emqx_channel.erl check_sub_authzs, tested in mqtt5.test.ts).
+  const disconnecting = { ...denied, deny_action: 'disconnect' };
+  assert.equal((await put('/api/v5/authorization/settings', disconnecting)).json, disconnecting);
   const closed = new Promise<void>((resolve) => c1.once('close', () => resolve()));
   c1.publish('n/3', 'x', { qos: 0 });
   await closed;

@@ -264,12 +264,12 @@ test('a second CONNECT on a connection gets DISCONNECT 0x82 (protocol error)', a
   await waitFor(c.closed, 1000, 'the close');
 });
 
-async function denyPublishing(topic: string, denyAction: 'ignore' | 'disconnect'): Promise<void> {
+async function denyPublishing(topic: string, denyAction: 'ignore' | 'disconnect', action = 'publish'): Promise<void> {
   const sources = (await call('GET', '/authorization/sources')).json.sources as { type: string }[];
   if (!sources.some((x) => x.type === 'built_in_database')) {
     assert.is((await call('POST', '/authorization/sources', { type: 'built_in_database', enable: true })).status, 204);
   }
-  const rule = { rules: [{ permission: 'deny', action: 'publish', topic }] };
+  const rule = { rules: [{ permission: 'deny', action, topic }] };
   assert.is((await call('POST', '/authorization/sources/built_in_database/rules/all', rule)).status, 204);
   const settings = (await call('GET', '/authorization/settings')).json;
   assert.is((await call('PUT', '/authorization/settings', { ...settings, deny_action: denyAction })).status, 200);
@@ -303,6 +303,33 @@ test('deny_action disconnect: a refused publish gets DISCONNECT 0x87 and no ackn
     assert.not.ok(c.packets.some((p) => p.cmd === 'puback'), 'nothing after the DISCONNECT');
   } finally {
     await denyPublishing('mqtt5/denied', 'ignore');
+  }
+});
+
+test('deny_action disconnect: a SUBSCRIBE with a refused filter gets DISCONNECT 0x87, no SUBACK, and none of its filters', async () => {
+  // emqx_channel.erl (v5.5.1) check_sub_authzs: any refused filter with deny_action = disconnect
+  // ends the connection before process_subscribe, so the allowed filters of the packet are not made.
+  await denyPublishing('mqtt5/nosub', 'disconnect', 'subscribe');
+  try {
+    const c = await raw('denied-subscriber');
+    c.send({ cmd: 'subscribe', messageId: 3, subscriptions: [{ topic: 'mqtt5/ok', qos: 1 }, { topic: 'mqtt5/nosub', qos: 1 }] } as Packet);
+    assert.is(((await c.next('disconnect')) as { reasonCode?: number }).reasonCode, 0x87);
+    await waitFor(c.closed, 1000, 'the close');
+    assert.not.ok(c.packets.some((p) => p.cmd === 'suback'), 'no SUBACK');
+    const subs = (await call('GET', '/subscriptions?clientid=denied-subscriber')).json.data as unknown[];
+    assert.equal(subs, []);
+    // MQTT 3.1.1 has no DISCONNECT from the server: the connection is closed.
+    const old = await connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId: 'denied-311', protocolVersion: 4, reconnectPeriod: 0 });
+    old.on('error', () => {});
+    open.push(old);
+    let closed = false;
+    old.on('close', () => {
+      closed = true;
+    });
+    old.subscribe('mqtt5/nosub', { qos: 0 });
+    await waitFor(() => closed, 2000, 'the 3.1.1 close');
+  } finally {
+    await denyPublishing('mqtt5/nosub', 'ignore', 'subscribe');
   }
 });
 
