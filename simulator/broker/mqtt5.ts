@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { Socket } from 'node:net';
 import type { Aedes, Client } from 'aedes';
 import type { Store } from '../store/index.ts';
+import { WIRE } from '../store/profile.ts';
 import { droppedPackets, NotAuthorized } from './authz.ts';
 import { brokerHooks } from './hooks.ts';
 import { subscribeRefusal, zoneLimits, type MqttZone } from './mqtt-limits.ts';
@@ -77,6 +78,7 @@ interface Mqtt5Zone extends MqttZone {
   shared_subscription: boolean;
   server_keepalive: number | 'disabled';
   response_information: string;
+  max_inflight: number;
 }
 
 const V5 = Object.freeze({ protocolVersion: 5 });
@@ -100,6 +102,8 @@ class Connection {
     readonly aliasMaximum: number,
     /** The client's Maximum Packet Size (0: none). */
     readonly maxPacketSize: number,
+    /** The client's Receive Maximum (0: none given). */
+    readonly receiveMaximum: number,
   ) {}
 }
 
@@ -142,6 +146,13 @@ function announceCaps(connection: Connection, packet: Packet): void {
   properties.sharedSubscriptionAvailable = zone.shared_subscription !== false;
   if (zone.max_qos_allowed < 2) properties.maximumQoS = zone.max_qos_allowed;
   else delete properties.maximumQoS;
+  // From 5.6: emqx_channel.erl (v5.8.9) receive_maximum/2, the client's Receive Maximum within
+  // max_inflight (the schema keeps it in 1..65535).
+  if (WIRE.connackReceiveMaximum(connection.store.profile)) {
+    properties.receiveMaximum = Math.min(connection.receiveMaximum || zone.max_inflight, zone.max_inflight);
+  } else {
+    delete properties.receiveMaximum;
+  }
 }
 
 /**
@@ -341,7 +352,7 @@ export function installMqtt5(broker: Aedes, store: Store): void {
     if (packet.protocolVersion === 5) {
       patchDisconnect(Object.getPrototypeOf(client) as ClientPrototype);
       const asked = packet.properties;
-      connections.set(client, new Connection(store, asked?.topicAliasMaximum ?? 0, asked?.maximumPacketSize ?? 0));
+      connections.set(client, new Connection(store, asked?.topicAliasMaximum ?? 0, asked?.maximumPacketSize ?? 0, asked?.receiveMaximum ?? 0));
       const settings = zone();
       internals.topicAliasMaximum = settings.max_topic_alias;
       if (typeof settings.server_keepalive === 'number' && settings.server_keepalive > 0) {

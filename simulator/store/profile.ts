@@ -167,6 +167,13 @@ export const DEFAULTS = {
   retryInterval: (p: Profile): string => (p.has({ since: '5.8.0' }) ? 'infinity' : '30s'),
 };
 
+/** How the MQTT channel speaks, where releases differ on the wire. */
+export const WIRE = {
+  // emqx_channel.erl enrich_connack_caps: 'Receive-Maximum' in the CONNACK from 5.6.0 (commit
+  // "return Receive-Maximum in CONNACK when no error"); v5.5.1 sends none.
+  connackReceiveMaximum: (p: Profile): boolean => p.has({ since: '5.6.0' }),
+};
+
 /** Connector, action and source types a Community build has (emqx_bridge_http, emqx_bridge_mqtt). */
 export const COMMUNITY_BRIDGE_TYPES: readonly string[] = ['http', 'mqtt', 'webhook'];
 

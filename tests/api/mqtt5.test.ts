@@ -130,6 +130,31 @@ test('CONNACK: the zone\'s capabilities as EMQX announces them, and a changed zo
   assert.is(connackProperties(c311), undefined, 'MQTT 3.1.1 has no CONNACK properties');
 });
 
+test('CONNACK Receive Maximum from 5.6 on: the zone\'s max_inflight, or the client\'s smaller Receive Maximum (none in 5.5.1)', async () => {
+  // emqx_channel.erl (v5.8.9) enrich_connack_caps adds 'Receive-Maximum' => receive_maximum/2
+  // (the smaller of the client's and max_inflight); v5.5.1 sends none (checked above).
+  const newer = await startSimulator({ app: { emqxVersion: '5.8.9' } });
+  const clients: MqttClient[] = [];
+  try {
+    const connect = async (clientId: string, properties?: Record<string, number>) => {
+      const c = await connectMqtt(`mqtt://127.0.0.1:${newer.mqtt}`, { clientId, protocolVersion: 5, properties });
+      clients.push(c);
+      return connackProperties(c)?.receiveMaximum;
+    };
+    assert.is(await connect('rm-default'), 32);
+    assert.is(await connect('rm-small', { receiveMaximum: 5 }), 5);
+    assert.is(await connect('rm-large', { receiveMaximum: 500 }), 32);
+    const newerToken = await login(newer.baseUrl);
+    const res = await request(newer.baseUrl, 'PUT', '/api/v5/configs/global_zone', { token: newerToken, body: { mqtt: { max_inflight: 100 } } });
+    assert.is(res.status, 200, res.text);
+    assert.is(await connect('rm-zone'), 100);
+    assert.is(await connect('rm-zone-small', { receiveMaximum: 50 }), 50);
+  } finally {
+    await Promise.all(clients.map((c) => endMqtt(c)));
+    await newer.close();
+  }
+});
+
 test('Server Keep Alive from the zone is the keepalive: a silent client gets DISCONNECT 0x8D (keepalive timeout)', async () => {
   await zone({ server_keepalive: 1 });
   const c = await raw('ka-silent');
