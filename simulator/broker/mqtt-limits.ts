@@ -16,7 +16,7 @@ import { listenerOfSocket } from '../store/listeners.ts';
 import { isSharedFilter, parseShare, startsWithWildcard, topicFilterError, topicNameError } from '../store/topic.ts';
 import { brokerHooks, type ParsedPacket } from './hooks.ts';
 import {
-  RC_PROTOCOL_ERROR, RC_QOS_NOT_SUPPORTED, RC_QUOTA_EXCEEDED, RC_RETAIN_NOT_SUPPORTED, RC_TOPIC_FILTER_INVALID, RC_TOPIC_NAME_INVALID,
+  RC_PACKET_TOO_LARGE, RC_PROTOCOL_ERROR, RC_QOS_NOT_SUPPORTED, RC_QUOTA_EXCEEDED, RC_RETAIN_NOT_SUPPORTED, RC_TOPIC_FILTER_INVALID, RC_TOPIC_NAME_INVALID,
   RC_WILDCARD_SUBSCRIPTIONS_NOT_SUPPORTED,
 } from './reason-codes.ts';
 
@@ -100,7 +100,7 @@ interface ParserLike {
   packet: { length: number; cmd?: string; topic?: string | null; [MALFORMED]?: true };
   settings: { protocolVersion?: number };
   _pos: number;
-  _list: { slice(start: number, end: number): Buffer; readUInt8(offset: number): number };
+  _list: { length: number; slice(start: number, end: number): Buffer; readUInt8(offset: number): number; consume(bytes: number): void };
   error?: Error | null;
   _parseLength(): boolean;
   _parseString(): string | null;
@@ -273,6 +273,7 @@ export function installMqttLimits(broker: Aedes, store: Store): void {
   // call site stays monomorphic), around the parser's own method.
   let parseLength: ((this: ParserLike) => boolean) | null = null;
   const limitedLength = function (this: ParserLike): boolean {
+    if (discarding.has(this)) return discard(this);
     const ok = (parseLength as (this: ParserLike) => boolean).call(this);
     if (ok && this.packet.length > zoneLimits(store).maxPacketSize) {
       metrics['packets.received']++;
@@ -280,10 +281,26 @@ export function installMqttLimits(broker: Aedes, store: Store): void {
         metrics['packets.publish.received']++;
         metrics['packets.publish.error']++;
       }
+      // A connected MQTT 5 client is told why: emqx_channel.erl (v5.5.1) handle_in({frame_error,
+      // frame_too_large}) sends DISCONNECT 0x95; the rest of the packet is read and dropped.
+      const client = clientOf.get(this);
+      if (client?.version === 5 && client.connected) {
+        discarding.add(this);
+        client.disconnect({ reasonCode: RC_PACKET_TOO_LARGE });
+        return discard(this);
+      }
       this._emitError(new Error('frame_too_large'));
       return false;
     }
     return ok;
+  };
+  // Parsers of connections that are being closed for a too large packet: input is dropped.
+  const discarding = new WeakSet<ParserLike>();
+  const clientOf = new WeakMap<ParserLike, Client & { version?: number; connected?: boolean }>();
+  const discard = (parser: ParserLike): boolean => {
+    parser._list.consume(parser._list.length);
+    parser.packet.length = -1;
+    return false;
   };
   const handle = broker.handle;
   broker.handle = (stream, req) => {
@@ -297,6 +314,7 @@ export function installMqttLimits(broker: Aedes, store: Store): void {
       emitError ??= parser._emitError;
       parser._emitError = answeringError;
       connOf.set(parser, (client as unknown as { conn: { write(bytes: Buffer): unknown } }).conn);
+      clientOf.set(parser, client);
     }
     return client;
   };

@@ -10,6 +10,7 @@ export const RC_TOPIC_FILTER_INVALID = 0x8f;
 export const RC_TOPIC_NAME_INVALID = 0x90;
 export const RC_RECEIVE_MAXIMUM_EXCEEDED = 0x93;
 export const RC_TOPIC_ALIAS_INVALID = 0x94;
+export const RC_PACKET_TOO_LARGE = 0x95;
 export const RC_QUOTA_EXCEEDED = 0x97;
 export const RC_ADMINISTRATIVE_ACTION = 0x98;
 export const RC_RETAIN_NOT_SUPPORTED = 0x9a;

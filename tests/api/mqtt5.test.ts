@@ -358,6 +358,19 @@ test('deny_action disconnect: a SUBSCRIBE with a refused filter gets DISCONNECT 
   }
 });
 
+test('a packet over max_packet_size from a connected client: DISCONNECT 0x95 (packet too large), then the close', async () => {
+  // emqx_channel.erl (v5.5.1) handle_in({frame_error, frame_too_large}) while connected:
+  // handle_out(disconnect, {?RC_PACKET_TOO_LARGE, frame_too_large}).
+  await zone({ max_packet_size: '1KB' });
+  const c = await raw('too-large');
+  const before = await metrics();
+  c.send({ cmd: 'publish', topic: 'big/t', payload: Buffer.alloc(2048, 1), qos: 0, retain: false, dup: false } as Packet);
+  assert.is(((await c.next('disconnect')) as { reasonCode?: number }).reasonCode, 0x95);
+  await waitFor(c.closed, 1000, 'the close');
+  const after = await metrics();
+  assert.is(after['packets.publish.error'] - before['packets.publish.error'], 1);
+});
+
 test('after a DISCONNECT the server closes gracefully: a client still sending is read to its end and gets a FIN, not a reset', async () => {
   // Destroying a socket with unread input resets it, and a busy client then loses the DISCONNECT.
   const c = await raw('late-talker', {}, true);
