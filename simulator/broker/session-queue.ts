@@ -381,7 +381,7 @@ export class SessionState {
   }
 
   /** A delivery while offline, through a route kept for the subscription `sub` of `filter`. */
-  offlineDeliver(packet: DeliveredPacket, sub: AedesSubscription): void {
+  offlineDeliver(packet: DeliveredPacket, sub: Pick<AedesSubscription, 'qos' | 'nl' | 'rap' | 'si'>): void {
     // emqx_session.erl enrich_message: no local, QoS, retain as published, subscription id.
     if (sub.nl && packet.clientId === this.clientid) {
       this.layer.dropNoLocal();
@@ -897,6 +897,12 @@ class SessionLayer implements SessionQueueView {
  * hands the message to the client's delivery entry point (synchronously), read there.
  */
 const routing: { topic: string | null; func: Listener | null } = { topic: null, func: null };
+
+/** The session a persistent client left behind, while it is away (null when there is none). */
+export function awaySession(broker: Aedes, clientid: string): SessionState | null {
+  const session = layers.get(broker)?.sessions.get(clientid);
+  return session !== undefined && session.client === null && !session.discarded ? session : null;
+}
 
 /** Installs the session layer; the broker must use SessionPersistence. */
 export function installSessionQueue(broker: Aedes, store: Store): void {

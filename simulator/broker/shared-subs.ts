@@ -3,15 +3,16 @@
 // matching a group's filter goes to one member of that group, picked by the zone's
 // shared_subscription_strategy, at the lower of the message's and the member's QoS; a clean session
 // that ends with QoS 1 messages unacknowledged hands them to another member. Aedes keeps only a
-// subscription to the literal filter (nothing is published there); the groups live here. Members are
-// live connections: a persistent session rejoins its groups when it resumes and takes no share while
-// offline (EMQX would queue its share in the offline session).
+// subscription to the literal filter (nothing is published there); the groups live here. A persistent
+// session stays a member while its client is away and its share waits in the session's queue (EMQX's
+// disconnected channel process lives on and queues it); the resumed connection takes its place.
 import type { Aedes, Client, Subscription } from 'aedes';
 import type { Store } from '../store/index.ts';
 import { parseShare, topicFilterProblem } from '../store/topic.ts';
 import { connectInfo } from './connect.ts';
 import { brokerHooks, type ForwardPacket } from './hooks.ts';
 import { mqttZone } from './mqtt-limits.ts';
+import { awaySession, type SessionState } from './session-queue.ts';
 import { RC_PROTOCOL_ERROR, RC_TOPIC_FILTER_INVALID, RC_UNSPECIFIED_ERROR } from './reason-codes.ts';
 
 type Done = () => void;
@@ -52,6 +53,8 @@ interface Member {
   rap: boolean;
   /** MQTT 5 Subscription Identifier echoed on deliveries [MQTT-3.3.4-3]. */
   si: number | undefined;
+  /** The persistent session of a client that is away: its share is queued there. */
+  away?: SessionState;
 }
 
 interface Route {
@@ -193,6 +196,8 @@ export function installSharedSubs(broker: Aedes, store: Store): void {
   const persistence = (broker as unknown as { persistence: { outgoingEnqueue(sub: { clientId: string }, packet: object): Promise<void> } }).persistence;
   const routes = new Map<string, Route>();
   const memberships = new WeakMap<Client, Map<string, { group: Group; member: Member }>>();
+  // The memberships of persistent sessions whose client is away, by client id.
+  const awayMemberships = new Map<string, Map<string, { group: Group; member: Member }>>();
   const trackers = new WeakMap<Client, Tracker>();
   const publishers = new Map<string, PublisherState>();
   const marks = new WeakMap<object, Plan | typeof REFUSE>();
@@ -324,7 +329,10 @@ export function installSharedSubs(broker: Aedes, store: Store): void {
     const held = mine?.get(key);
     if (!mine || !held) return;
     mine.delete(key);
-    const { group, member } = held;
+    removeMember(held.group, held.member);
+  }
+
+  function removeMember(group: Group, member: Member): void {
     const i = group.members.indexOf(member);
     if (i >= 0) group.members.splice(i, 1);
     if (group.members.length > 0) return;
@@ -353,8 +361,17 @@ export function installSharedSubs(broker: Aedes, store: Store): void {
     }
   });
 
+  /** An away session's memberships end: it resumed (and joins again) or it ended. */
+  function dropAway(clientId: string): void {
+    const mine = awayMemberships.get(clientId);
+    if (!mine) return;
+    awayMemberships.delete(clientId);
+    for (const { group, member } of mine.values()) removeMember(group, member);
+  }
+
   broker.on('client', (client) => {
     prepareApiSubscriptions(client);
+    dropAway(client.id);
     // A resumed session takes its place in its groups again.
     const session = store.mqtt.sessions.get(client.id);
     if (!session || session.client !== client) return;
@@ -367,8 +384,14 @@ export function installSharedSubs(broker: Aedes, store: Store): void {
   broker.on('clientDisconnect', (client) => {
     const mine = memberships.get(client);
     if (mine) {
-      for (const { group } of [...mine.values()]) leave(client, group.name, group.route.filter);
       memberships.delete(client);
+      const session = client.clean ? null : awaySession(broker, client.id);
+      if (session) {
+        for (const { member } of mine.values()) member.away = session;
+        awayMemberships.set(client.id, mine);
+      } else {
+        for (const { group, member } of mine.values()) removeMember(group, member);
+      }
     }
     publishers.delete(client.id);
     const tracker = trackers.get(client);
@@ -427,12 +450,14 @@ export function installSharedSubs(broker: Aedes, store: Store): void {
   }
 
   function pick(group: Group, packet: RoutedPacket, state: PublisherState | null, leaving: Client | null): Member | null {
+    // Away sessions that ended are members no more.
+    for (const m of group.members) if (m.away?.discarded) dropAway(m.away.clientid);
     const strategy = String(mqttZone(store).shared_subscription_strategy ?? 'round_robin');
+    const able = (m: Member) => m.away !== undefined || (!m.client.closed && m.client !== leaving);
     const chosen = choose(group.members, strategy, group, packet, state);
-    if (chosen === null || (!chosen.client.closed && chosen.client !== leaving)) return chosen;
+    if (chosen === null || able(chosen)) return chosen;
     // A member that is going away does not take it: the next one does (dispatch's FailedSubs).
-    const able = group.members.filter((m) => !m.client.closed && m.client !== leaving);
-    return choose(able, strategy, group, packet, state);
+    return choose(group.members.filter(able), strategy, group, packet, state);
   }
 
   function dispatch(route: Route, packet: RoutedPacket, done: Done): void {
@@ -457,6 +482,12 @@ export function installSharedSubs(broker: Aedes, store: Store): void {
 
   /** Hands one message to a member through its Aedes delivery functions, looked up now. */
   function deliver(member: Member, group: Group, source: RoutedPacket, qos: number, done: Done): void {
+    if (member.away) {
+      // emqx_channel.erl (v5.5.1) handle_deliver, conn_state disconnected: into the session's queue.
+      member.away.offlineDeliver(source, { qos: member.qos, rap: member.rap, si: member.si });
+      done();
+      return;
+    }
     const client = member.client as unknown as MemberClient & Client;
     const delivery = new SharedDelivery(source, Math.min(qos, member.qos), member, group);
     if (delivery.qos === 0) {

@@ -288,7 +288,10 @@ test('a clean member that leaves with unacknowledged QoS 1 messages hands them t
   assert.equal(new Set(other.got.map((m) => m.payload)), new Set(['m0', 'm1', 'm2', 'm3', 'm4', 'm5']));
 });
 
-test('a persistent member takes no share while away and rejoins its group when its session resumes', async () => {
+test('a persistent member keeps its share while away, queued in its session, and gets it when the session resumes', async () => {
+  // emqx_shared_sub.erl (v5.5.1) picks among live subscriber processes, and a disconnected persistent
+  // session's channel lives on: emqx_channel.erl handle_deliver (conn_state disconnected) queues the
+  // message (only with shared_dispatch_ack_enabled, off by default, would it be nacked and re-sent).
   const away = await member(sim, 'pe-away', { clean: false });
   await away.client.subscribeAsync('$share/pe/pe/t', { qos: 1 });
   const stay = await member(sim, 'pe-stay', { protocolVersion: 5 });
@@ -297,14 +300,36 @@ test('a persistent member takes no share while away and rejoins its group when i
   open.splice(open.indexOf(away.client), 1);
   const pub = await member(sim, 'pe-pub');
   await publishAll(pub.client, 'pe/t', 4);
-  await waitFor(() => stay.got.length === 4, 2000, 'the remaining member takes all');
+  await waitFor(() => stay.got.length === 2, 2000, 'the member still connected takes its half');
+  const record = await request(sim.baseUrl, 'GET', '/api/v5/clients/pe-away', { token });
+  assert.is(record.json.mqueue_len, 2, 'the absent member\'s half waits in its queue');
   const back = await member(sim, 'pe-away', { clean: false });
   assert.ok(connack(back.client).sessionPresent);
+  await waitFor(() => back.got.length === 2, 2000, 'the queued half on resume');
+  assert.equal([...stay.got, ...back.got].map((m) => m.payload).sort(), ['m0', 'm1', 'm2', 'm3']);
   await publishAll(pub.client, 'pe/t', 4, 1, 'n');
   await waitFor(() => stay.got.length + back.got.length === 8, 2000, 'shared again');
   await settle();
-  assert.is(back.got.length, 2, 'the resumed session is a member again, without subscribing');
+  assert.is(back.got.length, 4, 'the resumed session is a member again, without subscribing');
   await back.client.unsubscribeAsync('$share/pe/pe/t');
+});
+
+test('an absent member whose session expired takes no share any more', async () => {
+  await putZone(sim, token, { session_expiry_interval: '1s' });
+  try {
+    const gone = await member(sim, 'px-gone', { clean: false });
+    await gone.client.subscribeAsync('$share/px/px/t', { qos: 1 });
+    const stay = await member(sim, 'px-stay');
+    await stay.client.subscribeAsync('$share/px/px/t', { qos: 1 });
+    await endMqtt(gone.client);
+    open.splice(open.indexOf(gone.client), 1);
+    await waitFor(async () => (await request(sim.baseUrl, 'GET', '/api/v5/clients/px-gone', { token })).status === 404, 4000, 'the session to expire');
+    const pub = await member(sim, 'px-pub');
+    await publishAll(pub.client, 'px/t', 4);
+    await waitFor(() => stay.got.length === 4, 2000, 'the remaining member takes all');
+  } finally {
+    await putZone(sim, token, { session_expiry_interval: '2h' });
+  }
 });
 
 test('a shared subscription made over the REST API for an MQTT 5 client delivers to it', async () => {
