@@ -14,8 +14,9 @@ import { droppedPackets, NotAuthorized } from './authz.ts';
 import { brokerHooks } from './hooks.ts';
 import { subscribeRefusal, zoneLimits, type MqttZone } from './mqtt-limits.ts';
 import {
-  RC_DISCONNECT_WITH_WILL, RC_KEEP_ALIVE_TIMEOUT, RC_NOT_AUTHORIZED, RC_PROTOCOL_ERROR, RC_TOPIC_ALIAS_INVALID,
+  RC_DISCONNECT_WITH_WILL, RC_KEEP_ALIVE_TIMEOUT, RC_NOT_AUTHORIZED, RC_PACKET_IDENTIFIER_IN_USE, RC_PROTOCOL_ERROR, RC_TOPIC_ALIAS_INVALID,
 } from './reason-codes.ts';
+import { identifierInUse } from './session-queue.ts';
 
 type Properties = Record<string, unknown>;
 
@@ -245,6 +246,7 @@ function wrapWriter(): void {
           packet = { ...packet, properties: Object.keys(rest).length > 0 ? rest : undefined };
         }
         if (connection.refused?.delete(packet.messageId as number)) packet = { ...packet, reasonCode: RC_NOT_AUTHORIZED };
+        else if (packet.cmd === 'pubrec' && identifierInUse(stream.client, packet.messageId as number)) packet = { ...packet, reasonCode: RC_PACKET_IDENTIFIER_IN_USE };
         break;
       case 'disconnect':
         connection.disconnected = true;

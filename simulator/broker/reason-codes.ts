@@ -8,6 +8,7 @@ export const RC_NOT_AUTHORIZED = 0x87;
 export const RC_KEEP_ALIVE_TIMEOUT = 0x8d;
 export const RC_TOPIC_FILTER_INVALID = 0x8f;
 export const RC_TOPIC_NAME_INVALID = 0x90;
+export const RC_PACKET_IDENTIFIER_IN_USE = 0x91;
 export const RC_RECEIVE_MAXIMUM_EXCEEDED = 0x93;
 export const RC_TOPIC_ALIAS_INVALID = 0x94;
 export const RC_PACKET_TOO_LARGE = 0x95;

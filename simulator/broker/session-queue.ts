@@ -824,9 +824,21 @@ class SessionLayer implements SessionQueueView {
     return new Promise<void>(() => {});
   }
 
-  getIncoming(client: Client, packet: { messageId?: number }): Promise<object> {
+  getIncoming(client: Client, packet: { cmd?: string; messageId?: number }): Promise<object> {
     const session = (client as ChannelClient)[SESSION];
-    return session && session.awaiting.has(packet.messageId ?? 0) ? Promise.resolve(AWAITED) : Promise.reject(NOT_FOUND);
+    const id = packet.messageId ?? 0;
+    if (!session || !session.awaiting.has(id)) return Promise.reject(NOT_FOUND);
+    // A QoS 2 PUBLISH with an id awaiting PUBREL: emqx_session_mem.erl (v5.5.1) publish/4 says
+    // RC_PACKET_IDENTIFIER_IN_USE (the PUBREC carries it in MQTT 5) and does not publish it again.
+    if (packet.cmd === 'publish') {
+      this.metrics['packets.publish.inuse']++;
+      if ((client as ChannelClient).version === 5) {
+        let ids = inUse.get(client);
+        if (!ids) inUse.set(client, (ids = new Set()));
+        ids.add(id);
+      }
+    }
+    return Promise.resolve(AWAITED);
   }
 
   delIncoming(client: Client, packet: { messageId?: number }): Promise<void> {
@@ -897,6 +909,14 @@ class SessionLayer implements SessionQueueView {
  * hands the message to the client's delivery entry point (synchronously), read there.
  */
 const routing: { topic: string | null; func: Listener | null } = { topic: null, func: null };
+
+// Packet ids of MQTT 5 QoS 2 publishes that came again while awaiting PUBREL, until their PUBREC.
+const inUse = new WeakMap<Client, Set<number>>();
+
+/** Whether the PUBREC for `id` answers a publish whose id was in use (taken once). */
+export function identifierInUse(client: Client, id: number): boolean {
+  return inUse.get(client)?.delete(id) ?? false;
+}
 
 /** The session a persistent client left behind, while it is away (null when there is none). */
 export function awaySession(broker: Aedes, clientid: string): SessionState | null {

@@ -371,6 +371,27 @@ test('a packet over max_packet_size from a connected client: DISCONNECT 0x95 (pa
   assert.is(after['packets.publish.error'] - before['packets.publish.error'], 1);
 });
 
+test('a QoS 2 PUBLISH whose packet id still awaits PUBREL gets PUBREC 0x91 and is not published again', async () => {
+  // emqx_session_mem.erl (v5.5.1) publish/4: RC_PACKET_IDENTIFIER_IN_USE for an id in awaiting_rel;
+  // emqx_channel.erl do_publish answers PUBREC with it and counts packets.publish.inuse.
+  const sub = await v5('inuse-sub');
+  await subscribe(sub, 'inuse/t', 2);
+  const got = collect(sub);
+  const before = await metrics();
+  const c = await raw('inuse-pub');
+  const publish = { cmd: 'publish', topic: 'inuse/t', payload: Buffer.from('once'), qos: 2, messageId: 21, retain: false, dup: false } as Packet;
+  c.send(publish);
+  assert.is(((await c.next('pubrec')) as { reasonCode?: number }).reasonCode ?? 0, 0);
+  c.send({ ...publish, dup: true } as Packet);
+  assert.is(((await c.next('pubrec')) as { reasonCode?: number }).reasonCode, 0x91);
+  c.send({ cmd: 'pubrel', messageId: 21 } as Packet);
+  await c.next('pubcomp');
+  await waitFor(() => got.length === 1, 2000, 'the message');
+  await sleep(200);
+  assert.is(got.length, 1, 'published once');
+  assert.is((await metrics())['packets.publish.inuse'] - before['packets.publish.inuse'], 1);
+});
+
 test('after a DISCONNECT the server closes gracefully: a client still sending is read to its end and gets a FIN, not a reset', async () => {
   // Destroying a socket with unread input resets it, and a busy client then loses the DISCONNECT.
   const c = await raw('late-talker', {}, true);
