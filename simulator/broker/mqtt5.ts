@@ -16,7 +16,7 @@ import { subscribeRefusal, zoneLimits, type MqttZone } from './mqtt-limits.ts';
 import {
   RC_DISCONNECT_WITH_WILL, RC_KEEP_ALIVE_TIMEOUT, RC_NOT_AUTHORIZED, RC_PACKET_IDENTIFIER_IN_USE, RC_PROTOCOL_ERROR, RC_TOPIC_ALIAS_INVALID,
 } from './reason-codes.ts';
-import { identifierInUse } from './session-queue.ts';
+import { identifierInUse, resumedSession } from './session-queue.ts';
 
 type Properties = Record<string, unknown>;
 
@@ -208,7 +208,7 @@ function withAlias(packet: PublishOut, topic: string, alias: number): PublishOut
 
 /**
  * Wraps mqtt-packet's writeToStream once per process. Only MQTT 5 connections of a broker this
- * module is installed on are looked at; every other write passes straight through.
+ * module is installed on are looked at (and any CONNACK); every other write passes straight through.
  */
 function wrapWriter(): void {
   const mark = Symbol.for('simulator.mqtt5.write');
@@ -216,6 +216,10 @@ function wrapWriter(): void {
   lib[mark] = true;
   const write = lib.writeToStream;
   lib.writeToStream = function speaking(packet, stream, opts) {
+    // Any version: a resumed session is present though it has no subscriptions (session-queue.ts).
+    if (packet.cmd === 'connack' && stream.client !== undefined && resumedSession(stream.client) && !packet.sessionPresent) {
+      packet = { ...packet, sessionPresent: true };
+    }
     if (opts === undefined || opts.protocolVersion !== 5 || stream.client === undefined) return write(packet, stream, opts);
     const connection = connections.get(stream.client);
     if (connection === undefined) return write(packet, stream, opts);

@@ -745,6 +745,7 @@ class SessionLayer implements SessionQueueView {
     } else {
       session.resume();
       client._nextId = session.nextId;
+      resumed.add(client);
     }
     session.configure(limits, client);
     session.client = client;
@@ -916,6 +917,15 @@ const inUse = new WeakMap<Client, Set<number>>();
 /** Whether the PUBREC for `id` answers a publish whose id was in use (taken once). */
 export function identifierInUse(client: Client, id: number): boolean {
   return inUse.get(client)?.delete(id) ?? false;
+}
+
+// Connections that resumed an existing session (emqx_cm open_session: present, even without
+// subscriptions, which is all Aedes looks at), until their CONNACK says so.
+const resumed = new WeakSet<Client>();
+
+/** Whether `client`'s CONNACK is to say Session Present (taken once). */
+export function resumedSession(client: Client): boolean {
+  return resumed.delete(client);
 }
 
 /** The session a persistent client left behind, while it is away (null when there is none). */

@@ -65,6 +65,8 @@ function listening(id: string, options: IClientOptions, onMessage: (topic: strin
   });
 }
 
+const connackOf = (c: MqttClient) => (c as unknown as { connackPacket: { sessionPresent: boolean } }).connackPacket;
+
 async function publisher(id: string): Promise<MqttClient> {
   return connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId: id });
 }
@@ -490,6 +492,24 @@ test('an MQTT 3.1.1 persistent session ends after the zone\'s session_expiry_int
     await raw.close();
     await endMqtt(pub);
   });
+});
+
+test('a persistent session without subscriptions is present on return (3.1.1 and 5); Clean Start is not', async () => {
+  // emqx_cm.erl (v5.5.1) open_session(false, …): an existing session is resumed, present = true,
+  // whatever it subscribed; Aedes alone says present only when it restored subscriptions.
+  for (const protocolVersion of [4, 5] as const) {
+    const options: IClientOptions = { clean: false, protocolVersion, ...(protocolVersion === 5 ? { properties: { sessionExpiryInterval: 60 } } : {}) };
+    const id = `bare-${protocolVersion}`;
+    const first = await listening(id, options, () => undefined);
+    assert.not.ok(connackOf(first).sessionPresent, 'a new session');
+    await endMqtt(first);
+    const again = await listening(id, options, () => undefined);
+    assert.ok(connackOf(again).sessionPresent, `MQTT ${protocolVersion}: the session is resumed`);
+    await endMqtt(again);
+    const clean = await listening(id, { ...options, clean: true }, () => undefined);
+    assert.not.ok(connackOf(clean).sessionPresent, 'Clean Start discards it');
+    await endMqtt(clean);
+  }
 });
 
 test('kicking an MQTT 5 client publishes its delayed will at once and tells it 0x98', async () => {
