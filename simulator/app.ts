@@ -30,6 +30,7 @@ import zone from './routes/zone.ts';
 import configs from './routes/configs.ts';
 import configsHocon from './routes/configs-hocon.ts';
 import schemas from './routes/schemas.ts';
+import errorCodes from './routes/error-codes.ts';
 import rules from './routes/rules.ts';
 import connectors from './routes/connectors.ts';
 import actions from './routes/actions.ts';
@@ -207,7 +208,7 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
       trace, topicMetrics, slowSubs,
       gateways, exhook, plugins, dataBackup,
       authentication, authorization, banned, zone,
-      configs, configsHocon, schemas,
+      configs, configsHocon, schemas, errorCodes,
       rules, connectors, actions, schemaRegistry,
     ]) await api.register(routesOf);
   }, { prefix: API_PREFIX });

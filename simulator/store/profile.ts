@@ -104,10 +104,11 @@ export const FIELDS: readonly FieldRow[] = [
   { paths: ['/clients/:clientid/subscriptions'], fields: ['[]/durable'], since: '5.6.0' },
   { paths: ['/stats'], fields: ['cluster_sessions.*', '[]/cluster_sessions.*'], since: '5.6.0' },
   { paths: ['/metrics'], fields: ['messages.persisted', 'messages.validation_*', 'messages.transformation_*', '[]/messages.persisted', '[]/messages.validation_*', '[]/messages.transformation_*'], since: '5.6.0' },
-  // emqx_schema.erl `mqtt` fields added after 5.5.
+  // emqx_schema.erl `mqtt` fields added after 5.5 (shared_subscription_strategy is in 5.5.1's
+  // mqtt_general already, beside broker.shared_subscription_strategy).
   {
     paths: ['/configs/global_zone'],
-    fields: ['mqtt/shared_subscription_strategy', 'mqtt/shared_subscription_initial_sticky_pick', 'mqtt/keepalive_check_interval', 'mqtt/client_attrs_init', 'mqtt/clientid_override', 'mqtt/message_expiry_interval'],
+    fields: ['mqtt/shared_subscription_initial_sticky_pick', 'mqtt/keepalive_check_interval', 'mqtt/client_attrs_init', 'mqtt/clientid_override', 'mqtt/message_expiry_interval'],
     since: '5.6.0',
   },
   { paths: ['/configs/global_zone'], fields: ['durable_sessions'], since: '5.7.0' },
@@ -172,6 +173,11 @@ export const WIRE = {
   // emqx_channel.erl enrich_connack_caps: 'Receive-Maximum' in the CONNACK from 5.6.0 (commit
   // "return Receive-Maximum in CONNACK when no error"); v5.5.1 sends none.
   connackReceiveMaximum: (p: Profile): boolean => p.has({ since: '5.6.0' }),
+};
+
+/** Codes of GET /error_codes that not every release lists (http_api.hrl ?ERROR_CODES). */
+export const ERROR_CODES_SINCE: Record<string, string> = {
+  UNSUPPORTED_MEDIA_TYPE: '5.8.0',
 };
 
 /** Connector, action and source types a Community build has (emqx_bridge_http, emqx_bridge_mqtt). */

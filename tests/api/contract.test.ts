@@ -45,7 +45,6 @@ const NOT_SERVED: Record<string, string> = {
   emqx_dashboard_sso_saml_api: 'SAML callbacks, reached only by an identity provider',
   emqx_dashboard_sso_oidc_api: 'OIDC callback, reached only by an identity provider',
   emqx_ft_storage_exporter_fs_api: 'file-transfer downloads of exported files, no console screen',
-  emqx_dashboard_error_code_api: 'the error code catalogue, not called by the console',
 };
 /** The one route of an otherwise unserved module that the contract includes. */
 const SERVED_ROUTES = new Set(['POST /bridges_probe']);

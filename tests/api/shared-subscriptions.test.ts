@@ -529,6 +529,27 @@ test('strategies hash_clientid and hash_topic: the same publisher / topic always
   }
 });
 
+test('5.5.1 has the zone\'s shared_subscription_strategy too, and follows it', async () => {
+  // emqx_schema.erl (v5.5.1) mqtt_general/0 lists shared_subscription_strategy(), so global_zone
+  // serves and takes it; shared_subscription_initial_sticky_pick comes with 5.6.
+  const zoneNow = (await request(sim.baseUrl, 'GET', '/api/v5/configs/global_zone', { token })).json.mqtt;
+  assert.is(zoneNow.shared_subscription_strategy, 'round_robin');
+  assert.is(zoneNow.shared_subscription_initial_sticky_pick, undefined);
+  await putZone(sim, token, { shared_subscription_strategy: 'round_robin_per_group' });
+  try {
+    const a = await member(sim, 'z551-a');
+    await a.client.subscribeAsync('$share/z551/z551/t', { qos: 1 });
+    const b = await member(sim, 'z551-b');
+    await b.client.subscribeAsync('$share/z551/z551/t', { qos: 1 });
+    const pub = await member(sim, 'z551-pub');
+    await publishAll(pub.client, 'z551/t', 6);
+    await waitFor(() => a.got.length + b.got.length === 6, 2000, 'six deliveries');
+    assert.equal(a.got.map((m) => m.payload), ['m0', 'm2', 'm4']);
+  } finally {
+    await putZone(sim, token, { shared_subscription_strategy: 'round_robin' });
+  }
+});
+
 test('a strategy changed over the API applies to the next message', async () => {
   const members = await group('chg', '$share/g/chg/t', 3);
   const pub = await member(sim58, 'chg-pub');
