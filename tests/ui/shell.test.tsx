@@ -3,10 +3,12 @@ import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { breadcrumbs, isSubGroup, menu } from '../../web/app/routes.ts';
 import { pendingCount } from '../../web/lib/api.ts';
+import { setLocale } from '../../web/lib/i18n.ts';
 import { session } from '../../web/lib/session.ts';
 import { readSettings, saveUser, writeSettings } from '../../web/lib/storage.ts';
 import { restoreSession } from '../../web/lib/session.ts';
 import { failure, fakeApi } from '../helpers/fakeApi.ts';
+import { act } from 'preact/test-utils';
 import { byTest, cleanup, click, mount, reloads, reset, route, text, waitFor } from '../helpers/render.tsx';
 
 const alarms = (count: number) => ({ body: { data: [], meta: { page: 1, limit: 1, count, hasnext: false } } });
@@ -172,6 +174,186 @@ test('changing the language in Settings stores it and reloads the page', async (
   assert.is(readSettings().theme, 'dark');
   assert.is(readSettings().syncOsTheme, false, 'choosing a theme stops following the OS');
   assert.is(reloads.length, before + 2);
+  api.restore();
+});
+
+const bans = { body: { data: [{ as: 'clientid', who: 'bad1', by: 'mgmt_api', reason: 'spam', at: '2026-01-01T00:00:00Z', until: 'infinity' }], meta: { page: 1, limit: 20, count: 1 } } };
+const focused = () => document.activeElement as HTMLElement | null;
+const focusable = () => [...document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])')];
+
+test('the page opens with "Skip to main content", then the header, the menu and the screen, and the link moves the focus to the screen', async () => {
+  await loggedIn('/dashboard/overview');
+  const api = fakeApi(cluster);
+  await mount(<App />);
+  await waitFor(() => byTest('overview-page'));
+  assert.is(focusable()[0], byTest('skip-link'));
+  assert.is(byTest('skip-link')!.textContent, 'Skip to main content');
+  const layout = byTest('layout')!;
+  assert.equal([...layout.children].map((el) => el.tagName), ['A', 'HEADER', 'ASIDE', 'MAIN']);
+  await click(byTest('skip-link'));
+  assert.is(focused(), document.querySelector('main.content'));
+  assert.is(route(), '/dashboard/overview', 'the skip link does not change the route');
+  api.restore();
+  cleanup();
+  setLocale('zh');
+  await mount(<App />);
+  await waitFor(() => byTest('skip-link'));
+  assert.is(byTest('skip-link')!.textContent, '跳到主要内容');
+});
+
+test('the menu shrinks to an icon rail with named icons, remembers it, opens a group beside the rail and expands again', async () => {
+  await loggedIn('/dashboard/overview');
+  const api = fakeApi(cluster);
+  await mount(<App />);
+  await waitFor(() => byTest('menu-rail'));
+  // Expanded: every group shows its icon and its title.
+  for (const group of ['monitoring', 'management', 'integration', 'diagnose', 'system']) {
+    assert.is(byTest(`menu-group-${group}`)!.querySelectorAll('svg').length, 2, `${group}: icon and chevron`);
+  }
+  assert.is(byTest('menu-group-management')!.getAttribute('title'), null);
+  assert.is(byTest('menu-rail')!.getAttribute('aria-label'), 'Collapse the menu to icons');
+  await click(byTest('menu-rail'));
+  assert.ok(byTest('layout')!.classList.contains('rail'));
+  assert.is(byTest('menu-rail')!.getAttribute('aria-pressed'), 'true');
+  assert.is(byTest('menu-rail')!.getAttribute('aria-label'), 'Expand the full menu');
+  assert.is(readSettings().menuRail, true);
+  assert.is(byTest('menu-group-management')!.getAttribute('aria-label'), 'Management');
+  assert.is(byTest('menu-group-management')!.getAttribute('title'), 'Management');
+  // No group is open in the rail, not even the current one.
+  assert.is(byTest('menu-dashboard-overview'), null);
+  await click(byTest('menu-group-management'));
+  assert.is(byTest('menu-group-management')!.getAttribute('aria-expanded'), 'true');
+  assert.ok(byTest('menu-banned-clients')?.closest('.menu-flyout'));
+  // Escape closes it and puts the focus back on the group's icon.
+  byTest('menu-banned-clients')!.focus();
+  await act(async () => { byTest('menu-banned-clients')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })); });
+  assert.is(byTest('menu-banned-clients'), null);
+  assert.is(focused(), byTest('menu-group-management'));
+  // Choosing a screen closes the flyout.
+  await click(byTest('menu-group-monitoring'));
+  await click(byTest('menu-clients'));
+  await waitFor(() => route().startsWith('/clients'));
+  assert.is(byTest('menu-clients'), null);
+  api.restore();
+  cleanup();
+
+  // Remembered across a reload.
+  const again = fakeApi({ ...cluster, 'GET /clients': { body: { data: [], meta: { page: 1, limit: 20, count: 0 } } } });
+  await mount(<App />);
+  await waitFor(() => byTest('menu-rail'));
+  assert.ok(byTest('layout')!.classList.contains('rail'));
+  await click(byTest('menu-rail'));
+  assert.not.ok(byTest('layout')!.classList.contains('rail'));
+  assert.is(readSettings().menuRail, false);
+  assert.is(byTest('menu-group-management')!.getAttribute('aria-label'), null);
+  assert.ok(byTest('menu-clients'), 'the current group is open again');
+  again.restore();
+});
+
+test('a delete confirmation has Cancel focused, and closing it gives the focus back to the row action', async () => {
+  await loggedIn('/banned-clients');
+  const api = fakeApi({ ...cluster, 'GET /banned': bans, 'DELETE /banned/clientid/bad1': { status: 204 } });
+  await mount(<App />);
+  const del = await waitFor(() => byTest('banned-delete'));
+  del.focus();
+  await click(del);
+  await waitFor(() => byTest('confirm-dialog'));
+  assert.is(focused(), byTest('confirm-cancel'));
+  // Tab stays inside the dialog.
+  await act(async () => { byTest('confirm-cancel')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true, cancelable: true })); });
+  assert.is(focused(), byTest('confirm-ok'));
+  await act(async () => { byTest('confirm-ok')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true, cancelable: true })); });
+  assert.is(focused(), byTest('confirm-cancel'));
+  await click(byTest('confirm-cancel'));
+  assert.is(byTest('confirm-dialog'), null);
+  assert.is(focused(), byTest('banned-delete'));
+  assert.not.ok(api.calls.some((c) => c.method === 'DELETE'));
+  api.restore();
+});
+
+test('cancelling the logout question puts the focus back on the user menu', async () => {
+  await loggedIn('/dashboard/overview');
+  const api = fakeApi({ ...cluster, 'POST /logout': { status: 204 } });
+  await mount(<App />);
+  await click(await waitFor(() => byTest('user-menu')));
+  await click(byTest('menu-logout'));
+  await waitFor(() => byTest('confirm-dialog'));
+  assert.is(focused(), byTest('confirm-cancel'));
+  await click(byTest('confirm-cancel'));
+  assert.is(focused(), byTest('user-menu'));
+  assert.is(session.token, 'tok-9');
+  assert.not.ok(api.calls.some((c) => c.path === '/logout'));
+  api.restore();
+});
+
+test('Escape closes a drawer and gives the focus back to the button that opened it', async () => {
+  await loggedIn('/banned-clients');
+  const api = fakeApi({ ...cluster, 'GET /banned': bans });
+  await mount(<App />);
+  const create = await waitFor(() => byTest('banned-create'));
+  create.focus();
+  await click(create);
+  const drawer = await waitFor(() => byTest('banned-create-form'));
+  assert.ok(drawer.contains(focused()), 'the drawer takes the focus');
+  // Tab from its last control comes round to its first, Shift+Tab back.
+  const controls = [...drawer.querySelectorAll<HTMLElement>('button:not(:disabled), input, select, textarea')];
+  controls.at(-1)!.focus();
+  await act(async () => { controls.at(-1)!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true, cancelable: true })); });
+  assert.is(focused(), byTest('drawer-close'));
+  await act(async () => { focused()!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', shiftKey: true, bubbles: true, cancelable: true })); });
+  assert.is(focused(), controls.at(-1));
+  await act(async () => { focused()!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })); });
+  assert.is(byTest('banned-create-form'), null);
+  assert.is(focused(), byTest('banned-create'));
+  // The close button does the same.
+  await click(byTest('banned-create'));
+  await waitFor(() => byTest('banned-create-form'));
+  await click(byTest('drawer-close'));
+  assert.is(byTest('banned-create-form'), null);
+  assert.is(focused(), byTest('banned-create'));
+  api.restore();
+});
+
+test('the alarm banner says the server cannot be reached instead of "No alarm"', async () => {
+  await loggedIn('/dashboard/overview');
+  const api = fakeApi(cluster);
+  const fetchOk = globalThis.fetch;
+  await mount(<App />);
+  await waitFor(() => byTest('alarm-banner')?.textContent?.includes('No alarm'));
+  // The server goes away; the next refresh (the tab becoming visible again) finds nobody.
+  globalThis.fetch = (() => Promise.reject(new TypeError('Failed to fetch'))) as typeof fetch;
+  await act(async () => { document.dispatchEvent(new Event('visibilitychange')); });
+  await waitFor(() => byTest('alarm-banner')?.textContent?.includes('Cannot reach the server'));
+  assert.not.match(byTest('alarm-banner')!.textContent!, /No alarm/);
+  assert.is(byTest('alarm-banner')!.getAttribute('role'), 'status');
+  globalThis.fetch = fetchOk;
+  api.restore();
+  cleanup();
+  setLocale('zh');
+  globalThis.fetch = (() => Promise.reject(new TypeError('Failed to fetch'))) as typeof fetch;
+  await mount(<App />);
+  await waitFor(() => byTest('alarm-banner'));
+  assert.is(byTest('alarm-banner')!.textContent!.trim(), '无法连接到服务器');
+  globalThis.fetch = fetchOk;
+});
+
+test('a query before the hash moves into the hash route at start, and navigation never writes one', async () => {
+  await loggedIn('/clients');
+  history.replaceState(null, '', '/?like_clientid=abc#/clients');
+  const api = fakeApi({ ...cluster, 'GET /clients': { body: { data: [], meta: { page: 1, limit: 20, count: 0 } } } });
+  await mount(<App />);
+  await waitFor(() => api.calls.some((c) => c.path === '/clients'));
+  assert.is(location.search, '');
+  assert.is(location.hash, '#/clients?like_clientid=abc');
+  assert.is(api.calls.find((c) => c.path === '/clients')!.query.get('like_clientid'), 'abc', 'the screen still reads its filter');
+  await click(byTest('menu-group-management'));
+  await click(byTest('menu-banned-clients'));
+  await waitFor(() => route().startsWith('/banned-clients'));
+  assert.is(location.search, '');
+  assert.is(location.hash, '#/banned-clients');
+  history.back();
+  await waitFor(() => location.hash === '#/clients?like_clientid=abc');
+  assert.is(location.search, '');
   api.restore();
 });
 

@@ -2,13 +2,13 @@
  * The console's root: hash routing with the unsaved-edits guard, the public login route, and the
  * guard in front of the logged-in shell (a lazy chunk: the login page loads without it).
  */
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Route, Router, Switch, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 // The broker profile registers its request pruning before the first call.
 import '../lib/broker.ts';
 import { withTimeout } from '../lib/feature.ts';
-import { currentPath, navigate, useGuardedLocation } from '../lib/navigation.ts';
+import { cleanUrl, currentPath, navigate, useGuardedLocation } from '../lib/navigation.ts';
 import { clearSession, session } from '../lib/session.ts';
 import { Confirm } from '../ui/Confirm.tsx';
 import { Loading } from '../ui/States.tsx';
@@ -39,6 +39,8 @@ function Protected() {
 }
 
 export function App() {
+  // Once, before the router first reads the URL: a query before the hash moves into it.
+  useState(cleanUrl);
   return (
     <Router hook={useGuardedLocation}>
       <Switch>

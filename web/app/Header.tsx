@@ -1,5 +1,5 @@
 /** The top bar: breadcrumbs, alarm banner and the user menu with Settings and Logout. */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { confirm } from '../lib/confirm.ts';
@@ -16,9 +16,12 @@ export function Header() {
   const [path] = useLocation();
   const { username } = useSnapshot(session);
   const [open, setOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
 
   const onLogout = async () => {
     setOpen(false);
+    // The menu item goes with the menu: Cancel in the question returns the focus to the button.
+    menuButton.current?.focus();
     if (!(await confirm(t('header.confirmLogout')))) return;
     try {
       await logout();
@@ -41,12 +44,12 @@ export function Header() {
       <div class="topbar-end">
         <AlarmBanner />
         <div class="user-menu">
-          <button type="button" class="secondary outline" aria-haspopup="menu" aria-expanded={open}
+          <button type="button" ref={menuButton} class="secondary outline" aria-haspopup="menu" aria-expanded={open}
             aria-label={t('header.userMenu')} data-test="user-menu" onClick={() => setOpen(!open)}>
             <Icon name="user" /> <span>{username}</span>
           </button>
           {open && (
-            <ul role="menu" class="dropdown" onKeyDown={(e) => e.key === 'Escape' && setOpen(false)}>
+            <ul role="menu" class="dropdown" onKeyDown={(e) => e.key === 'Escape' && (setOpen(false), menuButton.current?.focus())}>
               <li role="none"><Link role="menuitem" href="/settings" onClick={() => setOpen(false)} data-test="menu-settings">{t('header.settings')}</Link></li>
               <li role="none"><button type="button" role="menuitem" class="link" onClick={onLogout} data-test="menu-logout">{t('header.logout')}</button></li>
             </ul>

@@ -8,7 +8,7 @@ import { useSnapshot } from 'valtio';
 import { ApiError } from '../lib/api.ts';
 import { handleError } from '../lib/errors.ts';
 import { t, type Locale } from '../lib/i18n.ts';
-import { navigate } from '../lib/navigation.ts';
+import { currentSearch, navigate } from '../lib/navigation.ts';
 import { changePassword, DEFAULT_PASSWORD, login, session } from '../lib/session.ts';
 import { settings, updateSettings } from '../lib/settings.ts';
 import { toast } from '../lib/toasts.ts';
@@ -28,7 +28,7 @@ const changeFields: FieldDecl[] = [
 
 /** Where to go after login: `?to=` when it is an in-app path, else the overview. */
 function target(): string {
-  const to = new URLSearchParams(location.search).get('to') ?? '';
+  const to = new URLSearchParams(currentSearch()).get('to') ?? '';
   return to.startsWith('/') && !to.startsWith('//') && !to.startsWith('/login') ? to : '/dashboard/overview';
 }
 

@@ -1,19 +1,54 @@
 /**
- * Hash navigation for the whole console, wrapping wouter's hash location so that leaving a page
- * with unsaved edits asks first ('Changes that you made may not be saved.') and so that a path
- * without a query clears the previous page's query (wouter keeps it otherwise).
+ * Hash navigation for the whole console: the route and its query both live in the hash
+ * (`/#/clients?page=2`), never in a query string before it, and leaving a page with unsaved edits
+ * asks first ('Changes that you made may not be saved.'). wouter's own hash location keeps the
+ * query before the hash (`/?page=2#/clients`), where it outlives the page it belongs to.
  */
-import { navigate as hashNavigate, useHashLocation } from 'wouter/use-hash-location';
-import { useLayoutEffect } from 'react';
+import { useLayoutEffect, useSyncExternalStore } from 'react';
 import { confirm } from './confirm.ts';
 import { t } from './i18n.ts';
 
 const dirty = new Set<symbol>();
+const HASH_PREFIX = /^#?\/?/;
+
+/** The hash route split into path and query: `#/users?page=2` → `['/users', 'page=2']`. */
+function hashRoute(): [string, string] {
+  const raw = location.hash.replace(HASH_PREFIX, '');
+  const at = raw.indexOf('?');
+  const path = '/' + (at < 0 ? raw : raw.slice(0, at));
+  // A query still standing before the hash (a link from outside) counts until `cleanUrl` moves it.
+  const query = at < 0 ? location.search.replace(/^\?/, '') : raw.slice(at + 1);
+  return [path, query];
+}
 
 /** The current route path with its query, e.g. `/users?page=2`. */
 export function currentPath(): string {
-  const path = '/' + location.hash.replace(/^#?\/?/, '');
-  return path + location.search;
+  const [path, query] = hashRoute();
+  return query ? `${path}?${query}` : path;
+}
+
+/** The current route's query, e.g. `page=2` for `/#/users?page=2`. */
+export function currentSearch(): string {
+  return hashRoute()[1];
+}
+
+/**
+ * Moves a query string standing before the hash into the hash route
+ * (`/?type=mqtt#/rule/source/create` → `/#/rule/source/create?type=mqtt`) without a history entry;
+ * a query the hash route already has wins. Called once at start; `navigate` never writes one.
+ */
+export function cleanUrl() {
+  if (!location.search) return;
+  history.replaceState(history.state, '', location.pathname + '#' + currentPath());
+}
+
+/** Writes `to` into the hash (dropping any query before it) and tells the router. */
+function go(to: string, replace = false) {
+  const oldURL = location.href;
+  const route = '/' + to.replace(HASH_PREFIX, '').replace(/\?$/, '');
+  history[replace ? 'replaceState' : 'pushState'](null, '', location.pathname + '#' + route);
+  const init = { oldURL, newURL: location.href };
+  dispatchEvent(typeof HashChangeEvent === 'function' ? new HashChangeEvent('hashchange', init) : new Event('hashchange'));
 }
 
 /** Whether some page has unsaved edits. */
@@ -31,16 +66,27 @@ export async function navigate(to: string, options: { replace?: boolean; force?:
     dirty.clear();
   }
   if (options.force) dirty.clear();
-  hashNavigate(to.includes('?') ? to : `${to}?`, { replace: options.replace });
+  go(to, options.replace);
   return true;
 }
 
-/** wouter location hook with the guarded navigate, for `<Router hook={…}>`. */
+function subscribe(onChange: () => void) {
+  addEventListener('hashchange', onChange);
+  addEventListener('popstate', onChange);
+  return () => {
+    removeEventListener('hashchange', onChange);
+    removeEventListener('popstate', onChange);
+  };
+}
+
+/** wouter location hook with the guarded navigate and the hash's query, for `<Router hook={…}>`. */
 export function useGuardedLocation(): [string, (to: string, options?: { replace?: boolean }) => void] {
-  const [location] = useHashLocation();
-  return [location, (to, options) => void navigate(to, options)];
+  const path = useSyncExternalStore(subscribe, () => hashRoute()[0]);
+  return [path, (to, options) => void navigate(to, options)];
 }
 useGuardedLocation.hrefs = (href: string) => '#' + href;
+/** wouter's `useSearch` reads the query from the hash through this. */
+useGuardedLocation.searchHook = () => useSyncExternalStore(subscribe, currentSearch);
 
 /**
  * Marks the calling page as having unsaved edits while `isDirty` holds: in-app navigation asks

@@ -12,6 +12,8 @@ export interface StoredSettings {
   theme?: 'light' | 'dark';
   syncOsTheme?: boolean;
   leftBarCollapse?: boolean;
+  /** The menu shrunk to an icon rail. */
+  menuRail?: boolean;
   edition?: string;
   /** The dashboard user's role (Enterprise RBAC), kept like the edition across reloads. */
   role?: string;

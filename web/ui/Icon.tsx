@@ -11,12 +11,16 @@ const PATHS = {
 
 export type IconName = keyof typeof PATHS;
 
-/** `<Icon name="bell" />`: a 1em stroke icon, hidden from assistive technology. */
-export function Icon({ name, size = 18 }: { name: IconName; size?: number }) {
+/**
+ * `<Icon name="bell" />`: a stroke icon, hidden from assistive technology. `d` draws a path of a
+ * lazy chunk's own set instead (the menu's icons live with the shell, out of the login page):
+ * `<Icon d="M3 12h18" />`.
+ */
+export function Icon({ name, d, size = 18 }: { name?: IconName; d?: string; size?: number }) {
   return (
     <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2"
       stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" class="icon">
-      <path d={PATHS[name]} />
+      <path d={d ?? PATHS[name!]} />
     </svg>
   );
 }
