@@ -183,6 +183,37 @@ for (const p of PAGES.filter((x) => !process.env.ONLY || x.form.includes(process
   });
 }
 
+test('the MQTT page shows each setting\'s help, default and unit; reset to default is one Tab away and saves the broker default', async () => {
+  const { page } = w;
+  const form = '[data-test=config-mqtt-general-form]';
+  const put = await request(sim.baseUrl, 'PUT', '/api/v5/configs/global_zone', { token, body: { mqtt: { ...(await get('/configs/global_zone')).mqtt, max_packet_size: '3MB' } } });
+  assert.is(put.status, 200);
+  await page.goto(`${sim.baseUrl}/#/mqtt/general`);
+  await page.reload();
+  await page.waitForSelector(`${form} [data-test=help-max_packet_size]`);
+  assert.match(await page.textContent(`${form} [data-test=help-max_packet_size-text]`) ?? '', /MQTT packet/);
+  assert.is(await page.textContent(`${form} [data-test=help-max_packet_size-default]`), 'Default: 1MB');
+  assert.is(await page.textContent(`${form} [data-test=help-max_packet_size-unit]`), 'Unit: size (B, KB, MB, GB)');
+  assert.ok(await page.isVisible(`${form} [data-test=help-max_packet_size-text]`), 'the description is on screen, not only for assistive technology');
+  // Every field of the page has its description.
+  const missing = await page.$$eval(`${form} [name]`, (els) => els.map((el) => el.getAttribute('name')).filter((name) => !document.querySelector(`[data-test="help-${name}-text"]`)));
+  assert.equal(missing, []);
+  // Keyboard: from the unit select, Tab reaches the reset button and Enter uses it.
+  await page.focus(`${form} [data-test=field-max_packet_size-unit]`);
+  await page.keyboard.press('Tab');
+  assert.is(await page.evaluate(() => document.activeElement?.getAttribute('data-test')), 'reset-max_packet_size');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`${form} [data-test=reset-max_packet_size]`, { state: 'detached' });
+  assert.is(await page.inputValue(`${form} [name=max_packet_size]`), '1');
+  assert.is(await page.inputValue(`${form} [data-test=field-max_packet_size-unit]`), 'MB');
+  await page.click(`${form} [data-test=form-submit]`);
+  await page.waitForSelector('[data-test=toast-success]');
+  assert.is((await get('/configs/global_zone')).mqtt.max_packet_size, '1MB');
+  await page.evaluate(`document.querySelectorAll('[data-test=toast-success]').forEach((n) => n.remove())`);
+  assert.equal(w.errors, []);
+  assert.equal(w.violations, []);
+});
+
 test('cluster: force leave after the confirmation, "Cannot invite self" at the field, invite back with progress', async () => {
   const { page } = w;
   const row = (node: string) => `[data-test=cluster-node][data-key="${node}"]`;

@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { ApiError } from '../../web/lib/api.ts';
 import type { SchemaDocument } from '../../web/lib/schemas.ts';
 import { SchemaForm } from '../../web/ui/SchemaForm.tsx';
+import { schemaFields } from '../../web/ui/schemaFields.ts';
 import { Form } from '../../web/ui/Form.tsx';
 import { tlsFields } from '../../web/ui/tls.ts';
 import { schemaDocument } from '../../simulator/schemas/index.ts';
@@ -126,6 +127,41 @@ test('a list field keeps the lines being typed and sends the non-empty ones', as
   await submit(byTest('f'));
   await waitFor(() => sent.length === 1);
   assert.equal(sent[0].rules, ['allow all', 'deny 10.0.0.1']);
+});
+
+test('schema fields carry the broker default; without a help lookup the form shows no help lines', async () => {
+  const fields = schemaFields(hotconf, 'broker.mqtt');
+  const byName = Object.fromEntries(fields.map((f) => [f.name, f.default]));
+  assert.is(byName.max_packet_size, '1MB');
+  assert.is(byName.server_keepalive, 'disabled');
+  assert.is(byName.keepalive_multiplier, 1.5);
+  assert.is(byName.retain_available, true);
+  reset('/');
+  await mount(<SchemaForm doc={hotconf} component="broker.mqtt" value={{ ...mqtt, max_packet_size: '2MB' }} test="f" onSubmit={async () => undefined} />);
+  assert.is(document.querySelectorAll('.field-help').length, 0);
+  assert.not.ok(byTest('reset-max_packet_size'));
+});
+
+test('with a help lookup each field shows description, default and unit; reset writes the default in the widget\'s form', async () => {
+  reset('/');
+  const sent: Record<string, unknown>[] = [];
+  const help = (name: string) => (name === 'mqtt_missing' ? undefined : { text: `about ${name}`, ...(name === 'max_inflight' ? { unit: 'messages', default: 99 } : {}) });
+  await mount(<SchemaForm doc={hotconf} component="broker.mqtt" value={{ ...mqtt, max_packet_size: '2MB', mqueue_priorities: { a: 1 } }} test="f" help={help}
+    onSubmit={async (body) => sent.push(body)} />);
+  assert.is(byTest('help-max_packet_size-text')!.textContent, 'about max_packet_size');
+  assert.is(byTest('help-max_packet_size-default')!.textContent, 'Default: 1MB');
+  // The schema's default wins over the lookup's; the lookup's unit is shown as given.
+  assert.is(byTest('help-max_inflight-default')!.textContent, 'Default: 32');
+  assert.is(byTest('help-max_inflight-unit')!.textContent, 'Unit: messages');
+  assert.not.ok(byTest('reset-idle_timeout'), 'a field at its default offers no reset');
+  await act(async () => byTest<HTMLButtonElement>('reset-max_packet_size')!.click());
+  assert.is(input('max_packet_size').value, '1');
+  assert.is(unit('max_packet_size').value, 'MB');
+  await act(async () => byTest<HTMLButtonElement>('reset-mqueue_priorities')!.click());
+  await submit(byTest('f'));
+  await waitFor(() => sent.length === 1);
+  assert.is(sent[0].max_packet_size, '1MB');
+  assert.is(sent[0].mqueue_priorities, 'disabled');
 });
 
 test.run();

@@ -1,7 +1,9 @@
 /**
  * The one config page every broker setting screen is (issue #8): a heading, optional tabs, and
  * one section per config endpoint — load, edit in a `SchemaForm`, save with a toast, reset the
- * edits, server errors at the field, the unsaved-changes guard while edited. Screens only declare.
+ * edits, server errors at the field, the unsaved-changes guard while edited. A section's help
+ * (descriptions, defaults, units) is loaded with its schema, from a lazy module the page names.
+ * Screens only declare.
  */
 import type { ComponentChild } from 'preact';
 import { useState } from 'react';
@@ -13,7 +15,7 @@ import { useRemote } from '../lib/resources.ts';
 import { loadSchema, type SchemaDocument, type SchemaName } from '../lib/schemas.ts';
 import { toast } from '../lib/toasts.ts';
 import type { FieldDecl } from './resource.ts';
-import { SchemaForm } from './SchemaForm.tsx';
+import { SchemaForm, type HelpLookup } from './SchemaForm.tsx';
 import type { SchemaOverrides } from './schemaFields.ts';
 import { Failed, Loading } from './States.tsx';
 import { Tabs } from './Tabs.tsx';
@@ -37,6 +39,8 @@ export interface ConfigSection {
   fields?: FieldDecl[];
   /** i18n key of the toast after saving. */
   success?: string;
+  /** Loads the help of the section's fields (e.g. `() => import('./help.ts').then((m) => m.helpOf('mqtt'))`). */
+  help?: () => Promise<HelpLookup>;
   /** Shown under the form (e.g. a help generator). */
   after?: () => ComponentChild;
   /** i18n key of a question asked before saving (e.g. 'updating disconnects clients'), or undefined to save at once. */
@@ -55,17 +59,18 @@ export interface ConfigPageDecl {
 
 function Section({ section }: { section: ConfigSection }) {
   const remote = useRemote(`config:${section.path}`, async (signal) => {
-    const [doc, value] = await Promise.all([
+    const [doc, value, help] = await Promise.all([
       section.component ? loadSchema(section.schema ?? 'hotconf') : Promise.resolve(undefined as SchemaDocument | undefined),
       api.get<Record<string, unknown>>(section.path, { signal }),
+      section.help?.(),
     ]);
-    return { doc, value };
+    return { doc, value, help };
   });
   // Bumped by reset and after a save: the form starts again from the loaded values.
   const [round, setRound] = useState(0);
   if (remote.error && !remote.data) return <Failed error={remote.error} retry={remote.reload} />;
   if (!remote.data) return <Loading />;
-  const { doc, value } = remote.data;
+  const { doc, value, help } = remote.data;
   const current = section.key ? value[section.key] : value;
   const save = async (edited: Record<string, unknown>) => {
     const question = section.confirm?.(edited, current as Record<string, unknown>);
@@ -80,7 +85,7 @@ function Section({ section }: { section: ConfigSection }) {
     <div class="config-section" data-test={`config-${section.name}`}>
       {section.title && <h3>{t(section.title)}</h3>}
       <SchemaForm key={`${round}-${remote.loading ? 'l' : 'r'}`} doc={doc} component={section.component} overrides={section.overrides}
-        extraFields={section.fields} value={current} onSubmit={save} test={`config-${section.name}-form`}
+        extraFields={section.fields} value={current} onSubmit={save} test={`config-${section.name}-form`} help={help}
         actions={<button type="button" class="secondary outline" data-test="config-reset" onClick={() => setRound((n) => n + 1)}>{t('common.reset')}</button>} />
       {section.after?.()}
     </div>

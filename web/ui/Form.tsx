@@ -60,6 +60,11 @@ export function Form(props: {
   actions?: ComponentChildren;
   /** A form every role may submit (changing one's own password); others need `canWrite`. */
   anyRole?: boolean;
+  /**
+   * Extra content under each field (a config page's description, default and reset); `id` is the
+   * element id the widget's `aria-describedby` names, `set` changes the field's value.
+   */
+  fieldHelp?: (field: FieldDecl, slot: { id: string; value: unknown; set: (value: unknown) => void }) => ComponentChildren;
 }) {
   const readOnly = !props.anyRole && !canWrite();
   const initial = useMemo(() => {
@@ -108,13 +113,13 @@ export function Form(props: {
         const id = `${prefix}-${field.name}`;
         const Widget = widgets[field.kind ?? 'text'];
         const error = errors[field.name];
+        const change = (value: unknown) => {
+          const next = { ...values, [field.name]: value };
+          setValues(next);
+          if (errors[field.name]) check(field.name, next);
+        };
         const widget = (
-          <Widget id={id} field={field} value={values[field.name]} invalid={Boolean(error)}
-            onChange={(value) => {
-              const next = { ...values, [field.name]: value };
-              setValues(next);
-              if (errors[field.name]) check(field.name, next);
-            }}
+          <Widget id={id} field={field} value={values[field.name]} invalid={Boolean(error)} onChange={change}
             onBlur={() => check(field.name, values)} />
         );
         const heading = field.section && field.section !== list[index - 1]?.section
@@ -128,6 +133,7 @@ export function Form(props: {
             <small id={`${id}-msg`} class={error ? 'field-error' : 'muted'} data-test={error ? `error-${field.name}` : undefined}>
               {error || (field.help ? t(field.help) : '')}
             </small>
+            {props.fieldHelp?.(field, { id: `${id}-help`, value: values[field.name], set: change })}
           </div>
         );
       })}

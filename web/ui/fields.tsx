@@ -26,7 +26,8 @@ export function common(p: WidgetProps) {
     name: p.field.name,
     disabled: p.field.disabled,
     'aria-invalid': p.invalid ? ('true' as const) : undefined,
-    'aria-describedby': `${p.id}-msg`,
+    // The message line, and the help a form may add under the field (Form's `fieldHelp`).
+    'aria-describedby': `${p.id}-msg ${p.id}-help`,
     'data-test': `field-${p.field.name}`,
     onBlur: p.onBlur,
   };

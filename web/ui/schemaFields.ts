@@ -39,9 +39,13 @@ export interface SchemaOverrides {
   fields?: Record<string, Partial<FieldDecl>>;
 }
 
-/** A field plus how its value travels: `json` fields are edited as JSON text (maps, nested arrays). */
+/**
+ * A field plus how its value travels: `json` fields are edited as JSON text (maps, nested arrays);
+ * `default` is the broker's default from the schema, as the API returns it.
+ */
 export interface SchemaField extends FieldDecl {
   codec?: 'json';
+  default?: unknown;
 }
 
 const under = (names: string[] | undefined, name: string) => (names ?? []).some((n) => name === n || name.startsWith(`${n}.`));
@@ -101,7 +105,7 @@ function walk(doc: SchemaDocument, raw: SchemaProp, name: string, out: Omit<Sche
     const keywords = p.oneOf.filter((m) => m.type === 'enum').flatMap((m) => m.symbols ?? []);
     const value = p.oneOf.find((m) => m.type !== 'enum');
     const field = value ? leaf(name, resolveRef(doc, value), keywords) : leaf(name, { type: 'enum', symbols: keywords }, []);
-    if (field) out.push(field);
+    if (field) out.push(withDefault(field, p));
     return;
   }
   if (p.type === 'object' && p.properties && !isMap(p)) {
@@ -112,8 +116,10 @@ function walk(doc: SchemaDocument, raw: SchemaProp, name: string, out: Omit<Sche
   if (p.type === 'enum' && p.symbols?.length === 1) return;
   if (p.deprecated) return;
   const field = leaf(name, p, []);
-  if (field) out.push(field);
+  if (field) out.push(withDefault(field, p));
 }
+
+const withDefault = <F extends object>(field: F, p: SchemaProp): F => (p.default === undefined ? field : { ...field, default: p.default });
 
 /** The fields of `component` (a `components.schemas` key) with the page's overrides applied. */
 export function schemaFields(doc: SchemaDocument, component: string, overrides: SchemaOverrides = {}): SchemaField[] {
@@ -144,13 +150,15 @@ export function schemaFields(doc: SchemaDocument, component: string, overrides: 
   return fields;
 }
 
+/** The form value of one API value of field `f`: JSON fields become text, absent values empty. */
+export function formValue(f: SchemaField, v: unknown): unknown {
+  return f.codec === 'json' ? (v === undefined ? '' : JSON.stringify(v, null, 2)) : v ?? (f.kind === 'switch' ? false : '');
+}
+
 /** Form values of `value` (the API's object) for these fields; JSON fields become text. */
 export function formValues(fields: SchemaField[], value: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of fields) {
-    const v = getPath(value, f.name);
-    out[f.name] = f.codec === 'json' ? (v === undefined ? '' : JSON.stringify(v, null, 2)) : v ?? (f.kind === 'switch' ? false : '');
-  }
+  for (const f of fields) out[f.name] = formValue(f, getPath(value, f.name));
   return out;
 }
 

@@ -10,6 +10,7 @@ import { required } from '../../../lib/validators.ts';
 import type { ConfigPageDecl } from '../../../ui/ConfigPage.tsx';
 import type { FieldDecl, ResourceDecl } from '../../../ui/resource.ts';
 import { tlsFields } from '../../../ui/tls.ts';
+import { help } from './pages.ts';
 import './messages.ts';
 
 export interface Listener {
@@ -62,7 +63,7 @@ export function listenerPage(id: string): ConfigPageDecl {
     // The id itself as the heading (t() returns text that is not a key unchanged).
     title: id,
     sections: [{
-      name: 'listener', path: `/listeners/${seg(id)}`, fields: listenerFields(type), success: 'listener.saved',
+      name: 'listener', path: `/listeners/${seg(id)}`, fields: listenerFields(type), success: 'listener.saved', help: help('listeners'),
       // Updating restarts the listener; a new port closes every connection (emqx_listeners).
       confirm: (body, loaded) => (type !== 'quic' && port(body.bind) !== port(loaded.bind) ? 'listener.confirmPort' : 'listener.confirmUpdate'),
       toBody: (body) => Object.fromEntries(Object.entries({ ...body, id, type }).filter(([key]) => !STATUS_KEYS.includes(key))),

@@ -11,6 +11,9 @@ import { tlsFields } from '../../../ui/tls.ts';
 import PrometheusHelp from './PrometheusHelp.tsx';
 import './messages.ts';
 
+/** The help of a config root's fields (help.ts), loaded lazily with the section. */
+export const help = (root: string) => () => import('./help.ts').then((m) => m.helpOf(root));
+
 const SESSION = ['max_subscriptions', 'upgrade_qos', 'max_inflight', 'retry_interval', 'max_awaiting_rel', 'await_rel_timeout',
   'session_expiry_interval', 'max_mqueue_len', 'mqueue_priorities', 'mqueue_default_priority', 'mqueue_store_qos0'];
 
@@ -24,11 +27,11 @@ const mqtt = (active: string, section: ConfigSection): ConfigPageDecl => ({ titl
 
 export const mqttPages: Record<string, ConfigPageDecl> = {
   '/mqtt/general': mqtt('/mqtt/general', {
-    name: 'mqtt-general', path: '/configs/global_zone', key: 'mqtt', component: 'broker.mqtt',
+    name: 'mqtt-general', path: '/configs/global_zone', key: 'mqtt', component: 'broker.mqtt', help: help('mqtt'),
     overrides: { hidden: SESSION, order: ['max_packet_size', 'max_clientid_len', 'max_topic_levels', 'max_qos_allowed', 'max_topic_alias'] },
   }),
   '/mqtt/session': mqtt('/mqtt/session', {
-    name: 'mqtt-session', path: '/configs/global_zone', key: 'mqtt', component: 'broker.mqtt',
+    name: 'mqtt-session', path: '/configs/global_zone', key: 'mqtt', component: 'broker.mqtt', help: help('mqtt'),
     overrides: {
       include: SESSION, order: SESSION,
       // The broker answers "infinity" (emqx-api-part1 §22.2) where the schema reference says Duration.
@@ -36,7 +39,7 @@ export const mqttPages: Record<string, ConfigPageDecl> = {
     },
   }),
   '/mqtt/retainer': mqtt('/mqtt/retainer', {
-    name: 'retainer', path: '/mqtt/retainer', component: 'retainer.retainer',
+    name: 'retainer', path: '/mqtt/retainer', component: 'retainer.retainer', help: help('retainer'),
     overrides: {
       hidden: ['backend.index_specs'],
       order: ['enable', 'backend.storage_type', 'backend.max_retained_messages', 'max_payload_size', 'msg_expiry_interval', 'msg_clear_interval', 'delivery_rate'],
@@ -48,13 +51,13 @@ export const mqttPages: Record<string, ConfigPageDecl> = {
       },
     },
   }),
-  '/mqtt/system-topic': mqtt('/mqtt/system-topic', { name: 'sys-topics', path: '/configs/sys_topics', component: 'broker.sys_topics' }),
+  '/mqtt/system-topic': mqtt('/mqtt/system-topic', { name: 'sys-topics', path: '/configs/sys_topics', component: 'broker.sys_topics', help: help('sys_topics') }),
 };
 
 export const logPage: ConfigPageDecl = {
   title: 'config.log',
   sections: [{
-    name: 'log', path: '/configs/log', component: 'emqx.log',
+    name: 'log', path: '/configs/log', component: 'emqx.log', help: help('log'),
     overrides: {
       // The audit handler exists on Enterprise only (emqx_audit); Community brokers refuse it.
       requires: { audit: 'audit' },
@@ -76,20 +79,20 @@ export const monitoringPages: Record<string, ConfigPageDecl> = {
   '/monitoring/alarm-settings': {
     title: 'config.monitoring', tabs: monitoringTabs, active: '/monitoring/alarm-settings',
     sections: [
-      { name: 'alarm', title: 'config.alarm', path: '/configs/alarm', component: 'broker.alarm' },
-      { name: 'sysmon', title: 'config.sysmon', path: '/configs/sysmon', component: 'broker.sysmon' },
+      { name: 'alarm', title: 'config.alarm', path: '/configs/alarm', component: 'broker.alarm', help: help('alarm') },
+      { name: 'sysmon', title: 'config.sysmon', path: '/configs/sysmon', component: 'broker.sysmon', help: help('sysmon') },
     ],
   },
   '/monitoring/integration': {
     title: 'config.monitoring', tabs: monitoringTabs, active: '/monitoring/integration',
     sections: [
       {
-        name: 'prometheus', title: 'config.prometheus', path: '/prometheus', component: 'prometheus.recommend_setting',
+        name: 'prometheus', title: 'config.prometheus', path: '/prometheus', component: 'prometheus.recommend_setting', help: help('prometheus'),
         overrides: { fields: { 'push_gateway.headers': { kind: 'code' } } },
         after: () => createElement(PrometheusHelp, {}),
       },
       {
-        name: 'opentelemetry', title: 'config.opentelemetry', path: '/opentelemetry', component: 'opentelemetry.opentelemetry', requires: 'openTelemetry',
+        name: 'opentelemetry', title: 'config.opentelemetry', path: '/opentelemetry', component: 'opentelemetry.opentelemetry', requires: 'openTelemetry', help: help('opentelemetry'),
         overrides: {
           include: ['exporter.endpoint', 'metrics', 'logs.enable', 'logs.level', 'traces.enable', 'traces.filter.trace_all'],
           order: ['exporter', 'metrics', 'logs.enable', 'logs', 'traces'],
@@ -109,7 +112,7 @@ const rate = (name: string): FieldDecl => ({ name, label: `config.${name.replace
 
 export const limiterPage: ConfigPageDecl = {
   title: 'config.limiter',
-  sections: [{ name: 'limiter', path: '/configs/limiter', fields: [rate('max_conn_rate'), rate('messages_rate'), rate('bytes_rate')] }],
+  sections: [{ name: 'limiter', path: '/configs/limiter', help: help('limiter'), fields: [rate('max_conn_rate'), rate('messages_rate'), rate('bytes_rate')] }],
 };
 
 /** Basic Config's tabs (one route, the tab in the query so a reload keeps it). */
@@ -126,14 +129,14 @@ const DASHBOARD_SCHEMA = ['dashboard', 'dashboard'].join('.');
 /** The zone tab (force shutdown, force GC of `/configs/global_zone`) and the dashboard tab. */
 export const basicConfigPages: Record<'zone' | 'dashboard', ConfigPageDecl> = {
   zone: basic('zone', [
-    { name: 'force-shutdown', title: 'config.forceShutdown', path: '/configs/global_zone', key: 'force_shutdown', component: 'broker.force_shutdown' },
+    { name: 'force-shutdown', title: 'config.forceShutdown', path: '/configs/global_zone', key: 'force_shutdown', component: 'broker.force_shutdown', help: help('force_shutdown') },
     {
-      name: 'force-gc', title: 'config.forceGc', path: '/configs/global_zone', key: 'force_gc', component: 'broker.force_gc',
+      name: 'force-gc', title: 'config.forceGc', path: '/configs/global_zone', key: 'force_gc', component: 'broker.force_gc', help: help('force_gc'),
       overrides: { labels: { count: 'config.gcCount', bytes: 'config.gcBytes' } },
     },
   ]),
   dashboard: basic('dashboard', [{
-    name: 'dashboard', path: '/configs/dashboard', component: DASHBOARD_SCHEMA,
+    name: 'dashboard', path: '/configs/dashboard', component: DASHBOARD_SCHEMA, help: help('dashboard'),
     overrides: {
       // Single sign-on and the HTTPS certificates stay as they are (editable in the configuration file).
       hidden: ['sso', 'listeners.https.ssl_options'],
