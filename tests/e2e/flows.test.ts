@@ -1,7 +1,9 @@
 // The flow designer in Chromium against the spawned simulator (issue #5 acceptance 5): a flow is
 // built on the canvas (one connection dragged with the mouse, the others chosen in the node
 // drawers), saved as a rule whose SQL and actions the API and the rules page show, run by
-// publishing over MQTT, reopened, edited and saved again; then each validation message is seen.
+// publishing over MQTT, reopened, edited and saved again; then the canvas view (fit, zoom, pan,
+// nodes dragged in from the palette or placed by click) in a 1280×800 window; then each
+// validation message is seen.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openConsole, type ConsoleSession } from '../helpers/browser.ts';
@@ -131,6 +133,100 @@ test('build, save, run, reopen and edit a flow', async () => {
   await p.click('[data-test=flow-save]');
   await p.waitForSelector('text=Updated successfully');
   assert.is((await get('/rules/heat')).sql, SQL.replace('> 30', '> 40'));
+  assert.equal(session.w.errors, []);
+});
+
+type Box = { x: number; y: number; width: number; height: number };
+const canvasBox = async () => (await page().locator('[data-test=flow-canvas]').boundingBox())!;
+/** Every node's key and box on the page. */
+async function nodeBoxes(): Promise<[string, Box][]> {
+  const all = await page().locator('[data-test=flow-node]').all();
+  return Promise.all(all.map(async (n) => [(await n.getAttribute('data-key'))!, (await n.boundingBox())!] as [string, Box]));
+}
+/** The nodes not fully inside the canvas. */
+async function cutOff() {
+  const c = await canvasBox();
+  return (await nodeBoxes()).filter(([, b]) => b.x < c.x || b.y < c.y || b.x + b.width > c.x + c.width || b.y + b.height > c.y + c.height).map(([key]) => key);
+}
+const apart = (a: Box, b: Box) => a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+
+test('in a 1280×800 window: fit shows every node, zoom and pan move the view, nodes dragged or clicked in land inside', async () => {
+  const p = page();
+  await p.setViewportSize({ width: 1280, height: 800 });
+  try {
+    // Through the list, so that the designer opens anew in this window.
+    await p.goto(`${session.sim.baseUrl}/#/flow`);
+    await p.waitForSelector('[data-test=flows-row][data-key=heat]');
+    await p.goto(`${session.sim.baseUrl}/#/flow/heat`);
+    await p.waitForSelector(node('filter-heat'));
+    await p.locator('[data-test=flow-canvas]').scrollIntoViewIfNeeded();
+    assert.is((await nodeBoxes()).length, 4);
+    assert.equal(await cutOff(), [], 'the flow opens in view');
+
+    // Zoom in: the nodes grow and some leave the canvas; fit brings all of them back.
+    const before = (await p.locator(node('filter-heat')).boundingBox())!.width;
+    for (let i = 0; i < 3; i++) await p.click('[data-test=flow-zoom-in]');
+    const after = (await p.locator(node('filter-heat')).boundingBox())!.width;
+    assert.ok(after > before * 1.6, `${before} → ${after}`);
+    assert.ok((await cutOff()).length > 0, 'zoomed in, the flow is wider than the canvas');
+    await p.click('[data-test=flow-fit]');
+    assert.equal(await cutOff(), [], 'after fit to view');
+    const fitted = (await p.locator(node('filter-heat')).boundingBox())!.width;
+    assert.ok(fitted < after);
+
+    // ctrl+wheel over the canvas zooms too.
+    let c = await canvasBox();
+    await p.mouse.move(c.x + c.width / 2, c.y + c.height / 2);
+    await p.keyboard.down('Control');
+    await p.mouse.wheel(0, -100);
+    await p.keyboard.up('Control');
+    await p.waitForFunction((w) => document.querySelector<HTMLElement>('[data-test=flow-node][data-key=filter-heat]')!.getBoundingClientRect().width > w + 1, fitted);
+
+    // Dragging the empty canvas pans the drawing.
+    await p.click('[data-test=flow-fit]');
+    const start = (await p.locator(node('topic-sensors/+')).boundingBox())!;
+    c = await canvasBox();
+    await p.mouse.move(c.x + 6, c.y + c.height - 6);
+    await p.mouse.down();
+    await p.mouse.move(c.x + 66, c.y + c.height - 36, { steps: 4 });
+    await p.mouse.up();
+    const moved = (await p.locator(node('topic-sensors/+')).boundingBox())!;
+    assert.ok(Math.abs(moved.x - start.x - 60) < 2 && Math.abs(moved.y - start.y + 30) < 2, JSON.stringify({ start, moved }));
+    await p.click('[data-test=flow-fit]');
+
+    // A console output dragged from the palette to near the bottom-right corner lands there, inside.
+    c = await canvasBox();
+    await p.locator('[data-test=flow-add-console]').dragTo(p.locator('[data-test=flow-canvas]'), { targetPosition: { x: c.width - 4, y: c.height - 4 } });
+    await p.waitForSelector(drawer);
+    await closeDrawer();
+    const dropped = (await p.locator(node('console-5')).boundingBox())!;
+    assert.equal(await cutOff(), [], 'the dropped node is inside the canvas');
+    assert.ok(dropped.x + dropped.width > c.x + c.width - 60 && dropped.y + dropped.height > c.y + c.height - 60, JSON.stringify({ dropped, c }));
+
+    // An action added by click goes inside the canvas, clear of the other nodes.
+    await add('action');
+    await closeDrawer();
+    assert.equal(await cutOff(), [], 'the clicked node is inside the canvas');
+    const boxes = await nodeBoxes();
+    const placed = boxes.find(([key]) => key === 'action-6')![1];
+    for (const [key, b] of boxes) if (key !== 'action-6') assert.ok(apart(placed, b), `action-6 overlaps ${key}`);
+
+    // The drawer connection from the keyboard still works on the zoomed canvas.
+    await p.focus(node('filter-heat'));
+    await p.keyboard.press('Enter');
+    await p.waitForSelector(drawer);
+    await p.selectOption('[data-test=flow-connect-select]', 'console-5');
+    await p.click('[data-test=flow-connect]');
+    await p.waitForFunction(() => document.querySelectorAll('[data-test=flow-canvas] svg.connection').length === 4);
+    await closeDrawer();
+
+    // Leave without saving.
+    await p.click('[data-test=flow-cancel]');
+    await p.click('[data-test=confirm-ok]');
+    await p.waitForSelector('[data-test=flows-page]');
+  } finally {
+    await p.setViewportSize({ width: 1366, height: 860 });
+  }
   assert.equal(session.w.errors, []);
 });
 

@@ -1,7 +1,8 @@
 // Integration > Flows against a fake broker: the list (rules by name, description, switch, date,
 // link to the designer, delete with confirmation), the designer rebuilding a rule's graph on the
 // drawflow canvas, node drawers, connections from the keyboard, each validation message, escaped
-// node texts, saving (exact POST/PUT bodies, server errors), cancel with confirmation, zh texts.
+// node texts, saving (exact POST/PUT bodies, server errors), cancel with confirmation, zh texts,
+// nodes dragged in from the palette, and the zoom and fit buttons.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
@@ -343,6 +344,84 @@ test('zh: palette, drawer and validation texts', async () => {
   assert.equal(problems(), ['至少需要一个 Source 节点和一个 Sink 节点']);
   assert.is(byTest('flow-name-error')!.textContent, '请输入名称');
   api.restore();
+});
+
+/** Fires what the browser fires when a palette entry is dropped on the canvas (drag data set). */
+async function drop(kind: string, type = 'application/x-emqx-flow-kind') {
+  const data = new DataTransfer();
+  data.setData(type, kind);
+  const event = (name: string) => Object.assign(new Event(name, { bubbles: true, cancelable: true }), { dataTransfer: data, clientX: 50, clientY: 40 });
+  const over = event('dragover');
+  const dropped = event('drop');
+  await act(() => { byTest('flow-canvas')!.dispatchEvent(over); byTest('flow-canvas')!.dispatchEvent(dropped); });
+  return { accepted: over.defaultPrevented, handled: dropped.defaultPrevented };
+}
+
+test('a palette entry dropped on the canvas adds its node and opens its drawer; other drags are ignored', async () => {
+  const api = await open('/flow/create', { 'GET /rules': page([]) });
+  await waitFor(() => byTest('flow-palette'));
+  const entry = byTest('flow-add-console')!;
+  assert.is(entry.getAttribute('draggable'), 'true');
+  const start = Object.assign(new Event('dragstart', { bubbles: true }), { dataTransfer: new DataTransfer() });
+  await act(() => { entry.dispatchEvent(start); });
+  assert.is(start.dataTransfer.getData('application/x-emqx-flow-kind'), 'console');
+
+  assert.equal(await drop('console'), { accepted: true, handled: true });
+  await waitFor(() => byTest('flow-node-drawer'));
+  assert.equal(nodes(), ['console-1']);
+  assert.ok(byTest('flow-add-console')!.hasAttribute('disabled'), 'one console output at most');
+  await closeDrawer();
+  // A second console output, an unknown kind and foreign drag data add nothing.
+  await drop('console');
+  await drop('nonsense');
+  assert.equal(await drop('topic', 'text/plain'), { accepted: false, handled: false });
+  assert.equal(nodes(), ['console-1']);
+  await drop('topic');
+  await waitFor(() => node('topic-2'));
+  await apply();
+  assert.equal(nodes(), ['console-1', 'topic-2']);
+  api.restore();
+});
+
+test('zoom buttons change the scale shown and drawn; 100 % resets it; the view tools are named in zh and en', async () => {
+  const api = await open('/flow/r1', { 'GET /rules/r1': { body: rule('r1', { actions: ['http:hook'] }) } });
+  await waitFor(() => node('http-hook'));
+  const drawing = () => byTest('flow-canvas')!.querySelector<HTMLElement>('.drawflow')!;
+  const scale = () => Number(/scale\(([\d.]+)\)/.exec(drawing().style.transform)?.[1] ?? 1);
+  assert.is(byTest('flow-zoom-reset')!.textContent, '100%');
+  await click(byTest('flow-zoom-in'));
+  assert.is(byTest('flow-zoom-reset')!.textContent, '120%');
+  assert.ok(Math.abs(scale() - 1.2) < 1e-9, drawing().style.transform);
+  await click(byTest('flow-zoom-out'));
+  await click(byTest('flow-zoom-out'));
+  assert.is(byTest('flow-zoom-reset')!.textContent, '83%');
+  assert.ok(scale() < 1);
+  for (let i = 0; i < 12; i++) await click(byTest('flow-zoom-out'));
+  assert.is(byTest('flow-zoom-reset')!.textContent, '25%');
+  assert.ok(byTest('flow-zoom-out')!.hasAttribute('disabled'), 'no further than the limit');
+  await click(byTest('flow-zoom-reset'));
+  assert.is(scale(), 1);
+  // ctrl+wheel zooms as well; a plain wheel does not (happy-dom's WheelEvent takes no ctrlKey).
+  const wheelEvent = (ctrlKey: boolean) => Object.defineProperty(new WheelEvent('wheel', { deltaY: -100, bubbles: true, cancelable: true }), 'ctrlKey', { value: ctrlKey });
+  await act(() => { byTest('flow-canvas')!.dispatchEvent(wheelEvent(false)); });
+  assert.is(scale(), 1);
+  const wheel = wheelEvent(true);
+  await act(() => { byTest('flow-canvas')!.dispatchEvent(wheel); });
+  assert.ok(wheel.defaultPrevented, 'the page does not zoom instead');
+  assert.ok(Math.abs(scale() - 1.2) < 1e-9, drawing().style.transform);
+  for (const name of ['flow-zoom-in', 'flow-zoom-out', 'flow-zoom-reset', 'flow-fit']) assert.is(byTest(name)!.tagName, 'BUTTON', name);
+  assert.is(byTest('flow-zoom-in')!.getAttribute('aria-label'), 'Zoom in');
+  assert.is(byTest('flow-fit')!.textContent, 'Fit to view');
+  api.restore();
+  const api2 = await open('/flow/create', {}, 'zh');
+  await waitFor(() => byTest('flow-fit'));
+  assert.is(byTest('flow-fit')!.textContent, '适应画布');
+  assert.is(byTest('flow-zoom-out')!.getAttribute('aria-label'), '缩小');
+  assert.is(byTest('flow-view')!.getAttribute('aria-label'), '画布视图');
+  // On a new, empty flow the buttons work from the first render on.
+  await click(byTest('flow-zoom-in'));
+  assert.is(byTest('flow-zoom-reset')!.textContent, '120%');
+  api2.restore();
 });
 
 test.run();

@@ -1,6 +1,7 @@
 // The flow graph module: rule → graph with the notes' node ids and layout (emqx-api-part2 §6),
 // graph → rule body with the SQL regenerated (and accepted by the simulator's SQL parser), round
 // trips over many rules, and one failing graph per validation rule with its exact English text.
+// Then the canvas view geometry (view.ts): zoom about a point, fit to view, drop and click placement.
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -11,6 +12,10 @@ import {
   type Graph, type FlowNode,
 } from '../../web/features/integration/flows/graph.ts';
 import type { RuleAction } from '../../web/features/integration/rules/rules.tsx';
+import {
+  boundsOf, clampInto, dropPosition, fitView, NODE_SIZE, placeNode, toCanvas, visibleArea, zoomAt, FIT_PADDING, ZOOM_MAX, ZOOM_MIN,
+  type Rect, type View,
+} from '../../web/features/integration/flows/view.ts';
 
 test.before.each(() => setLocale('en'));
 
@@ -210,6 +215,114 @@ test('the messages have zh texts too', () => {
   setLocale('zh');
   assert.is(t('flows.nodeDeleted'), '该节点已被删除，请及时更新 Flow');
   setLocale('en');
+});
+
+// ---- view geometry -------------------------------------------------------------------------
+
+/** Where a canvas rect is drawn inside the canvas box under `view`. */
+const onScreen = (v: View, r: Rect): Rect => ({ x: v.x + r.x * v.zoom, y: v.y + r.y * v.zoom, width: r.width * v.zoom, height: r.height * v.zoom });
+const within = (r: Rect, box: { width: number; height: number }, margin = 0) =>
+  r.x >= margin - 1e-6 && r.y >= margin - 1e-6 && r.x + r.width <= box.width - margin + 1e-6 && r.y + r.height <= box.height - margin + 1e-6;
+const rectsOf = (g: Graph): Rect[] => g.nodes.map((n) => ({ x: n.x, y: n.y, ...NODE_SIZE }));
+const close = (a: number, b: number) => Math.abs(a - b) < 1e-9;
+const apart = (a: Rect, b: Rect) => a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+
+test('zooming about a point keeps the canvas point under it in place, within the limits', () => {
+  const view: View = { x: 40, y: -30, zoom: 1 };
+  const at = { x: 300, y: 200 };
+  const before = toCanvas(view, at);
+  const zoomed = zoomAt(view, 1.44, at);
+  assert.is(zoomed.zoom, 1.44);
+  const after = toCanvas(zoomed, at);
+  assert.ok(close(after.x, before.x) && close(after.y, before.y), JSON.stringify([before, after]));
+  assert.is(zoomAt(view, 100, at).zoom, ZOOM_MAX);
+  assert.is(zoomAt(view, 0.01, at).zoom, ZOOM_MIN);
+  // A fit below the limit may be zoomed out from without jumping back up to it.
+  assert.is(zoomAt({ x: 0, y: 0, zoom: 0.1 }, 0.08, at).zoom, 0.1);
+  assert.is(zoomAt({ x: 0, y: 0, zoom: 0.1 }, 0.12, at).zoom, 0.12);
+  assert.equal(visibleArea({ x: -100, y: 50, zoom: 2 }, { width: 800, height: 400 }), { x: 50, y: -25, width: 400, height: 200 });
+});
+
+test('fit to view shows every node of the four-column layout whole, centred, never above 100 %', () => {
+  const graph = ruleToGraph(rules[3])!; // sources, function, filter and three sinks: all four columns
+  const nodes = rectsOf(graph);
+  const box = { width: 820, height: 540 }; // the canvas in a 1280 px wide window
+  const view = fitView(nodes, box);
+  assert.ok(view.zoom < 1, 'the four columns are wider than the box');
+  for (const r of nodes) assert.ok(within(onScreen(view, r), box, FIT_PADDING - 1e-6), JSON.stringify(onScreen(view, r)));
+  const drawn = onScreen(view, boundsOf(nodes)!);
+  assert.ok(close(drawn.x, box.width - drawn.x - drawn.width), 'centred across');
+  assert.ok(close(drawn.y, box.height - drawn.y - drawn.height), 'centred down');
+  // A small flow far off to the side is brought into view at 100 %.
+  const small = [{ x: 3000, y: -900, ...NODE_SIZE }];
+  const v2 = fitView(small, box);
+  assert.is(v2.zoom, 1);
+  assert.equal(onScreen(v2, small[0]), { x: 310, y: 240, ...NODE_SIZE });
+  assert.equal(fitView([], box), { x: 0, y: 0, zoom: 1 });
+});
+
+test('fit to view: any set of nodes in any box ends up whole inside it', () => {
+  const rect = fc.record({ x: fc.integer({ min: -5000, max: 5000 }), y: fc.integer({ min: -5000, max: 5000 }), width: fc.constant(200), height: fc.integer({ min: 60, max: 120 }) });
+  const box = fc.record({ width: fc.integer({ min: 200, max: 2000 }), height: fc.integer({ min: 150, max: 1200 }) });
+  fc.assert(fc.property(fc.array(rect, { minLength: 1, maxLength: 12 }), box, (rects, size) => {
+    const view = fitView(rects, size);
+    assert.ok(view.zoom > 0 && view.zoom <= 1);
+    for (const r of rects) assert.ok(within(onScreen(view, r), size), JSON.stringify({ r, size, view }));
+  }));
+});
+
+test('a dropped node lands centred where it was dropped, and inside the visible canvas near its edges', () => {
+  const box = { width: 800, height: 500 };
+  const view: View = { x: -100, y: 20, zoom: 0.5 };
+  const at = { x: 400, y: 250 };
+  const p = dropPosition(view, box, at);
+  const centre = toCanvas(view, at);
+  assert.equal({ x: p.x + NODE_SIZE.width / 2, y: p.y + NODE_SIZE.height / 2 }, centre);
+  for (const corner of [{ x: 2, y: 2 }, { x: 798, y: 498 }, { x: 799, y: 0 }]) {
+    const q = dropPosition(view, box, corner);
+    assert.ok(within(onScreen(view, { ...q, ...NODE_SIZE }), box), JSON.stringify({ corner, q }));
+  }
+  // A node bigger than the area is put at its top-left rather than left of it.
+  assert.equal(clampInto({ x: 500, y: 500 }, { width: 300, height: 100 }, { x: 0, y: 0, width: 200, height: 50 }), { x: 0, y: 0 });
+});
+
+test('a clicked node keeps its column place when that is in view and free', () => {
+  const area = { x: 0, y: 0, width: 1200, height: 540 };
+  assert.equal(placeNode({ x: 320, y: 110 }, [{ x: 20, y: 20, ...NODE_SIZE }], area), { x: 320, y: 110 });
+  // No layout (the area has no size): the column place.
+  assert.equal(placeNode({ x: 920, y: 20 }, [], { x: 0, y: 0, width: 0, height: 0 }), { x: 920, y: 20 });
+});
+
+test('a clicked node whose column is out of view lands inside the visible canvas, clear of the others', () => {
+  // The sink column (x 920–1120) in a canvas showing 0–800: it used to be drawn cut off.
+  const graph = ruleToGraph(rules[0])!;
+  const taken = rectsOf(graph).filter((r) => r.x < 800);
+  const area = { x: 0, y: 0, width: 800, height: 540 };
+  const p = placeNode({ x: 920, y: 20 }, taken, area);
+  const placed = { ...p, ...NODE_SIZE };
+  assert.ok(within({ ...placed, x: placed.x - area.x, y: placed.y - area.y }, area), JSON.stringify(p));
+  for (const r of taken) assert.ok(apart(placed, r), JSON.stringify({ placed, r }));
+  // Panned right and zoomed out: the visible area is elsewhere, and so is the place.
+  const view: View = { x: 300, y: -200, zoom: 0.5 };
+  const seen = visibleArea(view, { width: 800, height: 540 });
+  const q = placeNode({ x: 20, y: 20 }, [], seen);
+  assert.ok(within(onScreen(view, { ...q, ...NODE_SIZE }), { width: 800, height: 540 }), JSON.stringify(q));
+  // A source whose column is cut at the left is moved in as well.
+  const left = placeNode({ x: 20, y: 20 }, [], { x: 100, y: 0, width: 800, height: 540 });
+  assert.ok(left.x >= 100, JSON.stringify(left));
+});
+
+test('a clicked node goes to the nearest free place; a full canvas still gets it in view', () => {
+  const area = { x: 0, y: 0, width: 700, height: 300 };
+  const taken: Rect[] = [{ x: 320, y: 20, ...NODE_SIZE }, { x: 320, y: 110, ...NODE_SIZE }];
+  const p = placeNode({ x: 320, y: 20 }, taken, area);
+  const placed = { ...p, ...NODE_SIZE };
+  for (const r of taken) assert.ok(apart(placed, r), JSON.stringify({ placed, r }));
+  assert.ok(within(placed, area), JSON.stringify(p));
+  // Every place taken: the node overlaps, but inside the area.
+  const full: Rect[] = [{ x: 0, y: 0, width: 700, height: 300 }];
+  const q = placeNode({ x: 920, y: 400 }, full, area);
+  assert.ok(within({ ...q, ...NODE_SIZE }, area), JSON.stringify(q));
 });
 
 test.run();

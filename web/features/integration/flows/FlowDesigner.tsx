@@ -1,8 +1,9 @@
 /**
  * The flow designer for `/flow/create` and `/flow/:id` (emqx-api-part2 §6): the rule drawn as
- * source, processing and sink nodes on a drawflow canvas. Nodes come from the palette and are set
- * up in a drawer; connections are drawn on the canvas or chosen in the drawer. Saving checks the
- * graph and sends the rule (`POST /rules`, `PUT /rules/{id}`) with its SQL regenerated.
+ * source, processing and sink nodes on a drawflow canvas. Nodes come from the palette (clicked or
+ * dragged onto the canvas) and are set up in a drawer; connections are drawn on the canvas or
+ * chosen in the drawer; the canvas zooms, pans and fits the flow. Saving checks the graph and
+ * sends the rule (`POST /rules`, `PUT /rules/{id}`) with its SQL regenerated.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'wouter';
@@ -22,21 +23,16 @@ import { newRepublish } from '../rules/OutputsEditor.tsx';
 import { ruleLink, rulePath, type Rule, type RuleEvent } from '../rules/rules.tsx';
 import { Canvas, nodeHtml } from './canvas.ts';
 import {
-  connectionProblem, graphToRule, isComplete, isDeleted, MARGIN, nextPosition, NODE_HEIGHT, NODE_WIDTH, nodeSummary, ruleToGraph, validateGraph,
+  connectionProblem, graphToRule, isComplete, isDeleted, nextPosition, nodeSummary, ruleToGraph, validateGraph,
   type Graph, type Kind, type FlowNode, type Problem,
 } from './graph.ts';
+import { droppedKind, fromPalette, Palette } from './Palette.tsx';
+import type { Point } from './view.ts';
+import { ViewTools } from './ViewTools.tsx';
 import { kindTitle, NodeDrawer, nodeTitle } from './NodeDrawer.tsx';
 import { addDesignerStyles } from './styles.ts';
 import './messages.ts';
 import '../rules/messages.ts';
-
-const PALETTE: { group: string; kinds: Kind[] }[] = [
-  { group: 'source', kinds: ['topic', 'event', 'bridge'] },
-  { group: 'processing', kinds: ['function', 'filter'] },
-  { group: 'sink', kinds: ['console', 'republish', 'action'] },
-];
-/** Kinds a flow holds once at most: one SELECT, one WHERE, one console output. */
-const SINGLE: Kind[] = ['function', 'filter', 'console'];
 
 interface Meta {
   id: string;
@@ -60,6 +56,8 @@ function Designer({ rule, events, known, creating }: { rule?: Rule; events: Rule
   const [problems, setProblems] = useState<Problem[]>([]);
   const [nameError, setNameError] = useState('');
   const [busy, setBusy] = useState(false);
+  const [zoom, setZoom] = useState(1);
+  const fitted = useRef(false);
   const body = (g: Graph, m: Meta) => JSON.stringify(graphToRule(g, { ...m, id: m.id.trim() }));
   const [saved, setSaved] = useState(() => body(initial, meta));
   const dirty = body(graph, meta) !== saved;
@@ -88,11 +86,12 @@ function Designer({ rule, events, known, creating }: { rule?: Rule; events: Rule
       disconnect: dropEdge,
       removed: (id) => (dropNode(id), setOpen((o) => (o === id ? undefined : o))),
       open: setOpen,
+      moved: (id, at) => update((g) => ({ ...g, nodes: g.nodes.map((n) => (n.id === id ? { ...n, ...at } : n)) })),
+      zoomed: setZoom,
     }, canWrite() ? 'edit' : 'fixed');
     canvas.current = c;
     for (const node of initial.nodes) c.add(node, nodeTitle(node), '');
     for (const edge of initial.edges) c.connect(edge.from, edge.to);
-    c.fit(Math.max(0, ...initial.nodes.map((n) => n.x)) + NODE_WIDTH + MARGIN, Math.max(0, ...initial.nodes.map((n) => n.y)) + NODE_HEIGHT + MARGIN);
     return () => c.destroy();
   }, []);
 
@@ -104,12 +103,20 @@ function Designer({ rule, events, known, creating }: { rule?: Rule; events: Rule
       canvas.current?.paint(node, nodeTitle(node), nodeHtml(kindTitle(node), nodeSummary(node) || (isComplete(node) ? '' : t('flows.notSet')), warning), marked.has(node.id) || !!warning);
     }
   });
+  // The whole flow in view once its nodes have their texts (and so their heights).
+  useEffect(() => {
+    if (fitted.current || !canvas.current) return;
+    fitted.current = true;
+    if (initial.nodes.length) canvas.current.fit();
+  });
 
-  const add = (kind: Kind) => {
+  /** Adds a node of `kind` at `at` (dropped), or in its column where free and in view (clicked). */
+  const add = (kind: Kind, at?: Point) => {
     const g = current.current;
     let n = g.nodes.length + 1;
     while (g.nodes.some((x) => x.id === `${kind}-${n}`)) n++;
-    const node: FlowNode = { id: `${kind}-${n}`, kind, ...nextPosition(g, kind) };
+    const preferred = nextPosition(g, kind);
+    const node: FlowNode = { id: `${kind}-${n}`, kind, ...(at ?? canvas.current?.place(preferred) ?? preferred) };
     if (kind === 'function') node.fields = [{ expr: '', alias: '' }];
     if (kind === 'republish') node.args = (newRepublish() as { args: Record<string, unknown> }).args;
     update((x) => ({ ...x, nodes: [...x.nodes, node] }));
@@ -151,6 +158,13 @@ function Designer({ rule, events, known, creating }: { rule?: Rule; events: Rule
 
   const node = graph.nodes.find((n) => n.id === open);
   const taken = new Set(graph.nodes.map((n) => n.kind));
+  const dragged = (e: DragEvent) => canWrite() && fromPalette(e);
+  const drop = (e: DragEvent) => {
+    if (!dragged(e)) return;
+    e.preventDefault();
+    const kind = droppedKind(e, taken);
+    if (kind && canvas.current) add(kind, canvas.current.dropAt(e.clientX, e.clientY));
+  };
   // The drawer holds a form of its own, so it stands beside this one, not inside it.
   return (
     <>
@@ -174,29 +188,20 @@ function Designer({ rule, events, known, creating }: { rule?: Rule; events: Rule
           </label>
         )}
       </div>
+      </Writable>
       {problems.length > 0 && (
         <div class="flow-problems" role="alert" data-test="flow-problems">
           <ul>{problems.map((p) => <li key={p.message} data-test="flow-problem">{t(p.message) || p.message}</li>)}</ul>
         </div>
       )}
       <div class="flow-designer">
-        <aside class="flow-palette" data-test="flow-palette">
-          <p class="muted"><small>{t('flows.paletteHelp')}</small></p>
-          {PALETTE.map(({ group, kinds }) => (
-            <section key={group}>
-              <h4>{t(`flows.group.${group}`)}</h4>
-              {kinds.map((kind) => (
-                <button key={kind} type="button" class={`outline secondary flow-${group}`} data-test={`flow-add-${kind}`}
-                  disabled={SINGLE.includes(kind) && taken.has(kind)} onClick={() => add(kind)}>
-                  {t(`flows.kind.${kind}`)}
-                </button>
-              ))}
-            </section>
-          ))}
-        </aside>
-        <div class="flow-canvas" ref={box} aria-label={t('flows.canvas')} data-test="flow-canvas" />
+        <Palette taken={taken} add={add} />
+        <div class="flow-stage">
+          <ViewTools canvas={() => canvas.current} zoom={zoom} />
+          <div class="flow-canvas" ref={box} aria-label={t('flows.canvas')} data-test="flow-canvas"
+            onDragOver={(e) => dragged(e) && (e.preventDefault(), e.dataTransfer && (e.dataTransfer.dropEffect = 'copy'))} onDrop={drop} />
+        </div>
       </div>
-      </Writable>
       <div class="toolbar form-actions">
         {canWrite() && <button type="submit" aria-busy={busy} disabled={busy} data-test="flow-save">{t(creating ? 'flows.create' : 'flows.save')}</button>}
         <button type="button" class="secondary" data-test="flow-cancel" onClick={() => void cancel()}>{t('flows.cancel')}</button>

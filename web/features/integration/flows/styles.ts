@@ -13,6 +13,11 @@ const CSS = `
 .flow-palette .flow-processing{border-left-color:var(--pico-muted-color)}
 .flow-palette .flow-sink{border-left-color:var(--flow-sink)}
 .flow-designer{--flow-sink:#2e9d6b}
+.flow-stage{min-width:0;display:flex;flex-direction:column}
+.flow-stage .flow-view{align-self:flex-end;width:auto;margin-bottom:.5rem}
+.flow-stage .flow-view>button{flex:none;padding:.2rem .7rem;min-width:2.6rem;font-size:.85rem;line-height:1.4}
+.flow-stage .flow-view>button:focus-visible{outline:2px solid var(--pico-primary);outline-offset:1px}
+.flow-palette button[draggable=true]:not(:disabled){cursor:grab}
 .flow-canvas{position:relative;height:540px;display:flex;overflow:hidden;touch-action:none;outline:0;border:1px solid var(--pico-muted-border-color);border-radius:var(--pico-border-radius);background-color:var(--pico-card-background-color);background-image:radial-gradient(var(--pico-muted-border-color) 1px,transparent 1px);background-size:20px 20px}
 [data-theme=dark] .flow-designer{--flow-sink:#4cc38a}
 .flow-canvas .drawflow{position:relative;width:100%;height:100%;user-select:none;transform-origin:0 0}
