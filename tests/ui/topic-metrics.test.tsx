@@ -103,7 +103,8 @@ test('the details drawer shows in and out per QoS with rates, and reloads the on
     ['Total', '6', '1.5/s', '12', '3.25/s'],
   ]);
   assert.ok(byTest('topic-metric-detail')!.textContent!.includes('2026-05-02'), 'reset time');
-  assert.is(calls(api, 'GET', '/mqtt/topic_metrics/t%2F1').length, 1, 'the topic is encoded as one path segment');
+  // The counters and the rate trend both read it.
+  assert.ok(calls(api, 'GET', '/mqtt/topic_metrics/t%2F1').length >= 1, 'the topic is encoded as one path segment');
   api.restore();
 });
 

@@ -1,14 +1,15 @@
 /**
  * The overview tab of an authenticator or authorization source: the status and counters of
  * `…/status` (api part2 §2.6/§3.5) for the cluster and per node, refreshed every 5 s while the tab
- * is visible so counts follow real decisions.
+ * is visible so counts follow real decisions, and the rate trend of the counters (spec part2 §9:
+ * the last minute).
  */
-import { useEffect, useRef, useState } from 'react';
 import { api } from '../../lib/api.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { t } from '../../lib/i18n.ts';
 import { useRemote } from '../../lib/resources.ts';
-import { Chart } from '../../ui/Chart.tsx';
+import { countersOf } from '../../lib/useRates.ts';
+import { RateChart } from '../../ui/RateChart.tsx';
 import { Failed, Loading } from '../../ui/States.tsx';
 import { StatusTag } from '../../ui/StatusTag.tsx';
 import './messages.ts';
@@ -22,31 +23,12 @@ interface StatusBody {
   node_status?: { node: string; status: string }[];
 }
 
-/** The trend covers the last minute (spec part2 §9), sampled at each 5 s refresh. */
-const TREND_MS = 60_000;
-type Sample = { at: number; rates: Record<string, number> };
-
-/** Keeps the per-node `rate` of each answer for the last minute. */
-function useTrend(data: StatusBody | undefined): Sample[] {
-  const samples = useRef<Sample[]>([]);
-  const [, setTick] = useState(0);
-  useEffect(() => {
-    if (!data?.node_metrics) return;
-    const now = Date.now();
-    const rates = Object.fromEntries(data.node_metrics.map((n) => [n.node, Number(n.metrics?.rate ?? 0)]));
-    samples.current = [...samples.current.filter((s) => now - s.at <= TREND_MS), { at: now, rates }];
-    setTick((n) => n + 1);
-  }, [data]);
-  return samples.current;
-}
-
 const rate = (n: unknown) => (typeof n === 'number' ? n.toFixed(2) : '—');
 
 /** `keys` are the counters to show, labelled `${prefix}.${key}` (e.g. `authn.success`). */
 export function Overview({ path, keys, prefix }: { path: string; keys: string[]; prefix: string }) {
   const status = useRemote(`status:${path}`, (signal) => api.get<StatusBody>(path, { signal }), path, 5000);
   const data = status.data;
-  const trend = useTrend(data);
   if (!data) return status.error ? <Failed error={status.error} retry={status.reload} /> : <Loading />;
   const nodeStatus = (node: string) => data.node_status?.find((n) => n.node === node)?.status;
   return (
@@ -66,12 +48,8 @@ export function Overview({ path, keys, prefix }: { path: string; keys: string[];
           <small class="muted">{t('access.rateMax')} {rate(data.metrics?.rate_max)} · {t('access.rateLast5m')} {rate(data.metrics?.rate_last5m)}</small>
         </article>
       </div>
-      {trend.length > 1 && (
-        <div class="chart-grid access-trend">
-          <Chart title={t('access.rateTrend')} height={160} test="rate-trend" labels={trend.map((s) => new Date(s.at).toLocaleTimeString())}
-            series={(data.node_metrics ?? []).map((n) => ({ name: n.node, values: trend.map((s) => s.rates[n.node] ?? 0) }))} />
-        </div>
-      )}
+      <RateChart source={path} test="rate-trend" series={keys.map((key) => ({ key, label: `${prefix}.${key}` }))}
+        load={async (signal) => countersOf((await api.get<StatusBody>(path, { signal })).metrics, keys)} />
       <h3 class="section-title">{t('access.nodeMetrics')}</h3>
       <table class="compact striped" data-test="node-metrics">
         <thead><tr><th>{t('access.node')}</th><th>{t('access.status')}</th>{keys.map((k) => <th key={k}>{t(`${prefix}.${k}`)}</th>)}<th>{t('access.rate')}</th></tr></thead>

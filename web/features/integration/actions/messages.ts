@@ -27,5 +27,9 @@ defineMessages({
   'bridges.dropped': { zh: '丢弃（按原因）', en: 'Dropped by reason' },
   'bridges.buffer': { zh: '缓冲与飞行窗口', en: 'Buffer and inflight' },
   'bridges.rates': { zh: '速率（条/秒）', en: 'Rate (msg/s)' },
+  'bridges.matched': { zh: '命中', en: 'Matched' },
+  'bridges.success': { zh: '成功', en: 'Success' },
+  'bridges.failed': { zh: '失败', en: 'Failed' },
+  'bridges.received': { zh: '已接收', en: 'Received' },
   'bridges.lastModified': { zh: '更新时间', en: 'Last modified' },
 });

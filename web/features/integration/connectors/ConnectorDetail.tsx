@@ -1,16 +1,18 @@
 /**
  * /connector/:id: overview, configuration (the schema form, with the warning that an update
  * interrupts the connection), statistics (the actions and sources it carries — connectors have
- * no metrics endpoint in 5.x) and node status; reconnect, duplicate and delete in the header.
+ * no metrics endpoint in 5.x, so its rate trend adds up theirs) and node status; reconnect,
+ * duplicate and delete in the header.
  */
 import { api } from '../../../lib/api.ts';
 import { Link } from 'wouter';
-import { t } from '../../../lib/i18n.ts';
+import { defineMessages, t } from '../../../lib/i18n.ts';
 import { navigate } from '../../../lib/navigation.ts';
 import { useQuery } from '../../../lib/query.ts';
 import { perform, touch, useRemote } from '../../../lib/resources.ts';
 import { toast } from '../../../lib/toasts.ts';
 import { Descriptions } from '../../../ui/Descriptions.tsx';
+import { RateChart } from '../../../ui/RateChart.tsx';
 import { Failed, Loading } from '../../../ui/States.tsx';
 import { StatusTag } from '../../../ui/StatusTag.tsx';
 import { Tabs } from '../../../ui/Tabs.tsx';
@@ -19,7 +21,27 @@ import { apiPath, encodeId, bridgeId, isWebhook, type Bridge, type NodeStatus } 
 import { BridgeStatus, BridgeSwitch, TypeBadge } from './BridgeCells.tsx';
 import { BridgeForm } from './BridgeForm.tsx';
 import { deleteConnector } from './ConnectorsPage.tsx';
+import { readBridgeCounters, TREND } from '../actions/BridgeMetrics.tsx';
 import './messages.ts';
+
+defineMessages({
+  'connectors.rateSum': { zh: '使用此连接器的动作与 Source 的速率之和', en: 'Rates of the actions and sources using this connector, added up' },
+});
+
+/** The summed counters of the actions and sources `c` carries. */
+function readCarried(c: Bridge) {
+  const reads = [
+    ...(c.actions ?? []).map((name) => readBridgeCounters('actions', bridgeId({ type: c.type, name }))),
+    ...(c.sources ?? []).map((name) => readBridgeCounters('sources', bridgeId({ type: c.type, name }))),
+  ];
+  return async (signal: AbortSignal) => {
+    const sum: Record<string, number> = {};
+    for (const counters of await Promise.all(reads.map((read) => read(signal)))) {
+      for (const [key, n] of Object.entries(counters)) sum[key] = (sum[key] ?? 0) + n;
+    }
+    return sum;
+  };
+}
 
 const TABS = [
   { key: 'overview', title: 'connectors.overview' },
@@ -92,6 +114,11 @@ export default function ConnectorDetail({ id }: { id: string }) {
       {tab === 'statistics' && (
         <div data-test="connector-statistics">
           <p class="muted">{t('connectors.noMetrics')}</p>
+          {(c.actions?.length || c.sources?.length) ? (
+            <RateChart source={`connector:${connectorId}:${[...(c.actions ?? []), '|', ...(c.sources ?? [])].join(',')}`} load={readCarried(c)}
+              title="connectors.rateSum" test="connector-rate-chart"
+              series={[...(c.actions?.length ? TREND.actions : []), ...(c.sources?.length ? TREND.sources : [])]} />
+          ) : null}
           <Descriptions items={[['connectors.actions', (c.actions ?? []).length], ['connectors.sources', (c.sources ?? []).length]]} />
           <ul>{(c.actions ?? []).map((name) => <li key={name}><Link href={`/rule/actions/${encodeId(bridgeId({ type: c.type, name }))}`}>{name}</Link></li>)}</ul>
         </div>

@@ -1,6 +1,7 @@
 /**
  * /webhook/create and /webhook/:name: one form for the three objects — name, triggers, URL,
- * method, headers and body — written as connector, action and rule (emqx-api-part2 §7).
+ * method, headers and body — written as connector, action and rule (emqx-api-part2 §7); an
+ * existing webhook also shows what its action has sent.
  */
 import { t } from '../../../lib/i18n.ts';
 import { navigate } from '../../../lib/navigation.ts';
@@ -10,6 +11,7 @@ import { json, namePattern, required } from '../../../lib/validators.ts';
 import { Form } from '../../../ui/Form.tsx';
 import type { FieldDecl } from '../../../ui/resource.ts';
 import { Empty, Failed, Loading } from '../../../ui/States.tsx';
+import { WebhookMetrics } from './WebhookMetrics.tsx';
 import { createWebhook, listWebhooks, updateWebhook, type Webhook, type WebhookValues } from './webhooks.ts';
 import './messages.ts';
 
@@ -59,6 +61,7 @@ export default function WebhookEdit({ name }: { name?: string }) {
           : !create && !remote.data ? <Empty text={t('webhook.notFound', { name: current })} />
             : <Form key={current ?? 'new'} test="webhook-form" fields={fields(create)} initial={initial(remote.data ?? undefined)} onSubmit={save}
               submitText={t(create ? 'common.create' : 'common.save')} onCancel={() => void navigate('/webhook')} />}
+      {remote.data && <WebhookMetrics action={remote.data.action} />}
     </section>
   );
 }

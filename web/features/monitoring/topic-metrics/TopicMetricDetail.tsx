@@ -1,12 +1,15 @@
 /**
  * One topic's counters in the drawer, refreshed while open and visible: `GET
- * /mqtt/topic_metrics/{topic}` as a table of in and out per QoS with their rates, and dropped.
+ * /mqtt/topic_metrics/{topic}` as a table of in and out per QoS with their rates, and dropped,
+ * above the trend of the in, out and dropped rates.
  */
 import { api } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.ts';
 import { useRemote } from '../../../lib/resources.ts';
+import { countersOf } from '../../../lib/useRates.ts';
 import { Descriptions } from '../../../ui/Descriptions.tsx';
+import { RateChart } from '../../../ui/RateChart.tsx';
 import { Failed, Loading } from '../../../ui/States.tsx';
 import { count, metricPath, rate, type TopicMetric } from './metric.ts';
 import './messages.ts';
@@ -16,6 +19,15 @@ const ROWS = [
   ['QoS 1', 'qos1'],
   ['QoS 2', 'qos2'],
 ] as const;
+
+const TREND = [
+  { key: 'message.in.count', label: 'topicMetrics.in' },
+  { key: 'message.out.count', label: 'topicMetrics.out' },
+  { key: 'message.dropped.count', label: 'topicMetrics.dropped' },
+];
+
+const readCounters = (topic: string) => async (signal: AbortSignal) =>
+  countersOf((await api.get<TopicMetric>(metricPath(topic), { signal })).metrics, TREND.map((s) => s.key));
 
 export function TopicMetricDetail({ topic }: { topic: string }) {
   const remote = useRemote('topic-metrics', (signal) => api.get<TopicMetric>(metricPath(topic), { signal }), topic, 5000);
@@ -54,6 +66,7 @@ export function TopicMetricDetail({ topic }: { topic: string }) {
           {row(t('topicMetrics.total'), '')}
         </tbody>
       </table>
+      <RateChart source={metricPath(topic)} load={readCounters(topic)} series={TREND} test="topic-rate-chart" />
     </div>
   );
 }
