@@ -272,8 +272,6 @@ test('an unknown rule says so', async () => {
   api.restore();
 });
 
-test.after(cleanup);
-test.run();
 
 test('republish: MQTT 5 properties are set and cleared by name, direct dispatch toggles, and the body carries them', async () => {
   await open('/rule/rules/create');
@@ -318,3 +316,157 @@ test('function help: groups of the broker library in both languages, search, and
   assert.ok(groups().includes('String functions'));
   api.restore();
 });
+
+// ---- action outputs: the picker and the create drawer ----------------------------------------
+
+const sinkOf = (type: string, name: string, over: Record<string, unknown> = {}) => ({
+  type, name, connector: 'web', enable: true, status: 'connected', status_reason: '', description: '', ...over,
+});
+const sinks = [
+  sinkOf('http', 'hook'), sinkOf('http', 'audit', { status: 'disconnected', status_reason: 'econnrefused' }),
+  sinkOf('mqtt', 'bridge_out', { enable: false }), sinkOf('http', 'orders_WH_D'), sinkOf('kafka_consumer', 'odd'),
+];
+const outputRoutes = { 'GET /actions': { body: sinks }, 'GET /action_types': { body: ['http', 'mqtt'] } };
+const options = () => [...document.querySelectorAll('[data-test=rule-action-option]')].map((o) => o.getAttribute('data-key'));
+
+test('the outputs show each action with its status and a link to it, and an action gone from the broker as not found', async () => {
+  await open('/rule/rules/r1');
+  const api = fakeApi({
+    ...base, ...outputRoutes, 'GET /rules/r1': { body: rule('r1', { actions: ['http:audit', 'http:gone'] }) },
+    'GET /rules/r1/metrics': { body: { id: 'r1', metrics, node_metrics: [] } },
+  });
+  await mount(<App />);
+  await waitFor(() => byTest('rule-output-missing'));
+  const [audit, gone] = [...document.querySelectorAll('[data-test=rule-output]')];
+  assert.is(audit.querySelector('[data-test=rule-output-link]')!.getAttribute('href'), '#/rule/actions/http:audit');
+  assert.is(audit.querySelector('[data-test=bridge-status]')!.textContent, 'Disconnected');
+  assert.ok(audit.textContent!.includes('HTTP Server'));
+  assert.is(gone.querySelector('[data-test=rule-output-missing]')!.textContent, 'Not found');
+  await click(audit.querySelector('[data-test=rule-output-link]'));
+  await waitFor(() => route() === '/rule/actions/http:audit');
+  api.restore();
+});
+
+for (const [locale, add, connected, none] of [['en', 'Add action', 'Connected', 'No action matches'], ['zh', '添加动作', '已连接', '没有匹配的动作']] as const) {
+  test(`the picker lists output actions not yet attached with type and status, searches, and attaches one (${locale})`, async () => {
+    await open('/rule/rules/r1', locale);
+    const api = fakeApi({
+      ...base, ...outputRoutes, 'GET /rules/r1': { body: rule('r1', { actions: ['http:hook'] }) },
+      'GET /rules/r1/metrics': { body: { id: 'r1', metrics, node_metrics: [] } },
+      'PUT /rules/r1': (call) => ({ body: { ...rule('r1'), ...(call.body as object) } }),
+    });
+    await mount(<App />);
+    await click(await waitFor(() => byTest('rule-add-action')));
+    const drawer = await waitFor(() => byTest('rule-action-picker'));
+    assert.is(drawer.getAttribute('aria-label'), add);
+    await waitFor(() => byTest('rule-action-option'));
+    // Attached (hook), webhook-owned (orders_WH_D) and a type that is no rule output (kafka_consumer) are not offered.
+    assert.equal(options(), ['http:audit', 'mqtt:bridge_out']);
+    const row = (id: string) => document.querySelector(`[data-test=rule-action-option][data-key="${id}"]`)!;
+    assert.ok(row('http:audit').textContent!.includes('HTTP Server'));
+    assert.is(row('mqtt:bridge_out').querySelector('[data-test=bridge-status]')!.textContent, locale === 'en' ? 'Disabled' : '已禁用');
+    assert.ok(document.activeElement === byTest('rule-action-search'), 'typing can start at once');
+    await type(byTest('rule-action-search'), 'MQTT');
+    assert.equal(options(), ['mqtt:bridge_out']);
+    await type(byTest('rule-action-search'), 'nothing-like-it');
+    assert.equal(options(), []);
+    assert.is(byTest('state-empty')!.textContent, none);
+    await type(byTest('rule-action-search'), 'aud');
+    assert.ok(row('http:audit').querySelector('[data-test=bridge-status]')!.textContent === (locale === 'en' ? 'Disconnected' : '已断开'));
+    await click(row('http:audit').querySelector('button'));
+    assert.not.ok(byTest('rule-action-picker'));
+    assert.equal([...document.querySelectorAll('[data-test=rule-output]')].map((o) => o.getAttribute('data-key')), ['http:hook', 'http:audit']);
+    await waitFor(() => document.querySelectorAll('[data-test=rule-output] [data-test=bridge-status]').length === 2);
+    assert.ok(text().includes(connected));
+    // Added once: the picker no longer offers it.
+    await click(byTest('rule-add-action'));
+    await waitFor(() => byTest('rule-action-option'));
+    assert.equal(options(), ['mqtt:bridge_out']);
+    await click(byTest('drawer-close'));
+    await submit(byTest('rule-form'));
+    await waitFor(() => writes(api).length === 1);
+    assert.equal((writes(api)[0][2] as { actions: unknown[] }).actions, ['http:hook', 'http:audit']);
+    api.restore();
+  });
+}
+
+test('the picker shows loading, then an error with retry, then "nothing to add" when every action is attached', async () => {
+  await open('/rule/rules/create');
+  let fail = true;
+  const api = fakeApi({
+    ...base, 'GET /action_types': { body: ['http'] },
+    'GET /actions': () => (fail ? { status: 503, body: { code: 'SERVICE_UNAVAILABLE', message: 'down' }, delay: 150 } : { body: [sinkOf('http', 'hook')] }),
+  });
+  await mount(<App />);
+  await click(await waitFor(() => byTest('rule-add-action')));
+  await waitFor(() => byTest('rule-action-picker'));
+  assert.ok(byTest('rule-action-picker')!.querySelector('[data-test=state-loading]'));
+  await waitFor(() => byTest('state-error'));
+  assert.ok(text().includes('down'));
+  fail = false;
+  await click(byTest('state-retry'));
+  await waitFor(() => byTest('rule-action-option'));
+  await click(byTest('rule-action-use'));
+  await click(byTest('rule-add-action'));
+  await waitFor(() => byTest('state-empty'));
+  assert.is(byTest('state-empty')!.textContent, 'No action to add: create a new one.');
+  api.restore();
+});
+
+test('an action created in the drawer is posted, attached to the rule, and the rule keeps its edits; its form does not save the rule', async () => {
+  await open('/rule/rules/create');
+  const { clearSchemas } = await import('../../web/lib/schemas.ts');
+  const { schemaDocument } = await import('../../simulator/schemas/index.ts');
+  clearSchemas();
+  let list = [sinkOf('http', 'hook')];
+  const api = fakeApi({
+    ...base, 'GET /action_types': { body: ['http', 'mqtt'] }, 'GET /actions': () => ({ body: list }),
+    'GET /schemas/actions': { body: JSON.parse(schemaDocument('actions')) },
+    'GET /connectors': { body: [{ type: 'http', name: 'web', enable: true }, { type: 'mqtt', name: 'remote', enable: true }] },
+    'POST /actions': (call) => {
+      const saved = { ...(call.body as object), status: 'connected', enable: true } as ReturnType<typeof sinkOf>;
+      list = [...list, saved];
+      return { status: 201, body: saved };
+    },
+    'POST /rules': (call) => ({ status: 201, body: rule((call.body as { id: string }).id) }),
+  });
+  await mount(<App />);
+  await waitFor(() => byTest('rule-form'));
+  await type(byTest('rule-id'), 'to_web');
+  await type(byTest('rule-description'), 'kept');
+  await click(byTest('rule-add-console'));
+  await click(byTest('rule-add-action'));
+  await click(await waitFor(() => byTest('rule-action-create')));
+  await waitFor(() => byTest('type-http'));
+  assert.is(document.activeElement, byTest('rule-action-back'), 'the new step starts at its Back button');
+  const types = [...document.querySelectorAll('[data-test=type-picker] [role=option]')].map((o) => o.getAttribute('data-test'));
+  assert.equal(types.sort(), ['type-http', 'type-mqtt'], 'only the types /action_types lists');
+  await click(byTest('type-http'));
+  await click(byTest('type-next'));
+  await waitFor(() => document.querySelectorAll('[data-test="field-connector"] option').length > 1);
+  await type(byTest('field-name'), 'to_http');
+  const connector = byTest<HTMLSelectElement>('field-connector')!;
+  await act(async () => { connector.value = 'web'; connector.dispatchEvent(new Event('change', { bubbles: true })); });
+  await type(byTest('field-parameters.path'), '/in');
+  await click(byTest('form-submit'));
+  await waitFor(() => !byTest('rule-action-picker'));
+  const posted = api.calls.find((c) => c.method === 'POST' && c.path === '/actions')!.body as Record<string, unknown>;
+  assert.is(posted.type, 'http');
+  assert.is(posted.name, 'to_http');
+  assert.is(posted.connector, 'web');
+  assert.not.ok(api.calls.some((c) => c.path === '/rules' && c.method === 'POST'), 'the drawer form did not submit the rule');
+  assert.is(byTest<HTMLInputElement>('rule-id')!.value, 'to_web');
+  assert.is(byTest<HTMLInputElement>('rule-description')!.value, 'kept');
+  assert.ok(text().includes('Action to_http created and added to the rule'));
+  assert.equal([...document.querySelectorAll('[data-test=rule-output]')].map((o) => o.getAttribute('data-key')), ['console', 'http:to_http']);
+  await waitFor(() => document.querySelector('[data-key="http:to_http"] [data-test=bridge-status]'));
+  await submit(byTest('rule-form'));
+  await waitFor(() => api.calls.some((c) => c.path === '/rules' && c.method === 'POST'));
+  const body = api.calls.find((c) => c.path === '/rules' && c.method === 'POST')!.body as Record<string, unknown>;
+  assert.equal(body.actions, [{ function: 'console' }, 'http:to_http']);
+  assert.is(body.description, 'kept');
+  api.restore();
+});
+
+test.after(cleanup);
+test.run();

@@ -9,11 +9,10 @@ import { formatDateTime } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.ts';
 import { navigate } from '../../../lib/navigation.ts';
 import { useQuery } from '../../../lib/query.ts';
-import { perform, touch, useRemote } from '../../../lib/resources.ts';
+import { touch, useRemote } from '../../../lib/resources.ts';
 import { loadSchema } from '../../../lib/schemas.ts';
 import { toast } from '../../../lib/toasts.ts';
 import { Descriptions } from '../../../ui/Descriptions.tsx';
-import { MetricsPanel } from '../../../ui/MetricsPanel.tsx';
 import { Failed, Loading } from '../../../ui/States.tsx';
 import { Tabs } from '../../../ui/Tabs.tsx';
 import { Writable } from '../../../ui/Writable.tsx';
@@ -22,15 +21,10 @@ import { BridgeStatus, BridgeSwitch, TypeBadge } from '../connectors/BridgeCells
 import { BridgeForm } from '../connectors/BridgeForm.tsx';
 import { NodeTable } from '../connectors/ConnectorDetail.tsx';
 import { TypePicker } from '../connectors/ConnectorCreate.tsx';
+import { ActionCreateForm, connectorField } from './ActionCreateForm.tsx';
+import { BridgeMetrics } from './BridgeMetrics.tsx';
 import { bridgeLink, deleteBridge, ROUTES, type BridgeKind } from './bridgeList.tsx';
 import './messages.ts';
-
-const GROUPS = [
-  { title: 'bridges.counts', prefixes: ['matched', 'success', 'failed', 'received', 'retried', 'late_reply'] },
-  { title: 'bridges.dropped', prefixes: ['dropped'] },
-  { title: 'bridges.buffer', prefixes: ['inflight', 'queuing'] },
-  { title: 'bridges.rates', prefixes: ['rate'] },
-];
 
 const TABS = [
   { key: 'overview', title: 'connectors.overview' },
@@ -38,17 +32,6 @@ const TABS = [
   { key: 'metrics', title: 'bridges.metrics' },
   { key: 'nodes', title: 'connectors.nodeStatus' },
 ];
-
-/** The `connector` field as a select of the connectors of `type`, with a link to create one. */
-function connectorField(type: string) {
-  return {
-    connector: {
-      kind: 'select' as const, required: true, options: [{ value: '', label: 'bridges.chooseConnector' }],
-      loadOptions: async (signal: AbortSignal) => (await api.get<Bridge[]>('/connectors', { signal }))
-        .filter((c) => c.type === type && !isWebhook(c.name)).map((c) => ({ value: c.name, label: c.name })),
-    },
-  };
-}
 
 function Create({ kind }: { kind: BridgeKind }) {
   const [query, setQuery] = useQuery();
@@ -58,13 +41,8 @@ function Create({ kind }: { kind: BridgeKind }) {
   if (!schema.data) return <Loading />;
   if (!type) return <TypePicker types={typesIn(schema.data, kind)} onPick={(picked) => setQuery({ type: picked })} />;
   return (
-    <>
-      <p class="muted">
-        <TypeBadge type={type} /> · <Link href={`/connector/create?type=${encodeURIComponent(type)}`} data-test="bridge-new-connector">{t('bridges.createConnector')}</Link>
-      </p>
-      <BridgeForm key={type} kind={kind} type={type} create value={{ connector: query.connector ?? '' }} overrides={connectorField(type)}
-        onSaved={(saved) => (toast(t('bridges.created')), void navigate(bridgeLink(kind, saved), { force: true }))} />
-    </>
+    <ActionCreateForm kind={kind} type={type} connector={query.connector}
+      onSaved={(saved) => (toast(t('bridges.created')), void navigate(bridgeLink(kind, saved), { force: true }))} />
   );
 }
 
@@ -72,8 +50,6 @@ function Detail({ kind, id }: { kind: BridgeKind; id: string }) {
   const [query, setQuery] = useQuery();
   const tab = query.tab ?? 'overview';
   const remote = useRemote(kind, (signal) => api.get<Bridge>(apiPath(kind, id), { signal }), id);
-  const metrics = useRemote(`${kind}:metrics`, (signal) => tab === 'metrics'
-    ? api.get<{ metrics: Record<string, number> }>(apiPath(kind, id, '/metrics'), { signal }) : Promise.resolve(undefined), `${id}:${tab}`, tab === 'metrics' ? 5000 : 0);
   if (remote.error && !remote.data) return <Failed error={remote.error} retry={remote.reload} />;
   if (!remote.data) return <Loading />;
   const b = remote.data;
@@ -110,20 +86,7 @@ function Detail({ kind, id }: { kind: BridgeKind; id: string }) {
             onSaved={() => (toast(t('bridges.updated')), touch(kind))} />
         </>
       ))}
-      {tab === 'metrics' && (
-        <div data-test="bridge-metrics">
-          <div class="toolbar">
-            <Writable>
-            <button type="button" class="secondary outline" data-test="bridge-reset"
-              onClick={() => perform({ resource: `${kind}:metrics`, run: () => api.put(apiPath(kind, id, '/metrics/reset')), confirm: 'bridges.confirmReset', params: { key: b.name }, success: 'bridges.resetDone' })}>
-              {t('bridges.resetMetrics')}
-            </button>
-            </Writable>
-          </div>
-          {metrics.error && !metrics.data ? <Failed error={metrics.error} retry={metrics.reload} />
-            : !metrics.data ? <Loading /> : <MetricsPanel metrics={metrics.data.metrics} groups={GROUPS} />}
-        </div>
-      )}
+      {tab === 'metrics' && <BridgeMetrics kind={kind} id={id} name={b.name} />}
       {tab === 'nodes' && <NodeTable nodes={b.node_status} />}
     </>
   );

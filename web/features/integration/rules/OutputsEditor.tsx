@@ -1,9 +1,18 @@
 /**
  * The outputs of a rule, kept as the broker's `actions` array (emqx-api-part2 §5.3): console
  * `{function: 'console'}`, republish `{function: 'republish', args}`, and action ids such as
- * `http:my_action` (shown and kept, chosen on the actions pages).
+ * `http:my_action`, shown with their status and a link to the action, added with the picker.
  */
+import { useState } from 'react';
+import { createPortal } from 'react-dom';
+import { Link } from 'wouter';
+import { api } from '../../../lib/api.ts';
 import { t } from '../../../lib/i18n.ts';
+import { useRemote, type Remote } from '../../../lib/resources.ts';
+import { ROUTES } from '../actions/bridgeList.tsx';
+import { encodeId, bridgeId } from '../connectors/bridge.ts';
+import { BridgeStatus, TypeBadge } from '../connectors/BridgeCells.tsx';
+import { ActionPicker, type Outputs } from './ActionPicker.tsx';
 import type { RuleAction } from './rules.tsx';
 import './messages.ts';
 
@@ -82,22 +91,44 @@ export function Republish({ args, set, error, index }: { args: Args; set: (a: Ar
   );
 }
 
+/** An action output: its link, type and status as `GET /actions` reports it, or that it is gone. */
+function ActionTitle({ id, remote }: { id: string; remote: Remote<Outputs> }) {
+  const type = id.slice(0, id.indexOf(':'));
+  const found = remote.data?.actions.find((a) => bridgeId(a) === id);
+  return (
+    <span class="toolbar">
+      <strong>{t('rules.action')}: <Link href={`${ROUTES.actions}/${encodeId(id)}`} data-test="rule-output-link">{id.slice(type.length + 1)}</Link></strong>
+      {type && <TypeBadge type={type} />}
+      {found ? <BridgeStatus row={found} />
+        : remote.data && <span class="tag tag-bad" data-test="rule-output-missing">{t('rules.actionMissing')}</span>}
+    </span>
+  );
+}
+
 export function OutputsEditor(props: { actions: RuleAction[]; onChange: (a: RuleAction[]) => void; errors: Record<number, string> }) {
   const { actions, onChange } = props;
+  const [picking, setPicking] = useState(false);
+  const outputs = useRemote('actions', async (signal): Promise<Outputs> => {
+    const [list, types] = await Promise.all([api.get<Outputs['actions']>('/actions', { signal }), api.get<string[]>('/action_types', { signal })]);
+    return { actions: list, types };
+  });
   const replace = (i: number, next: RuleAction) => onChange(actions.map((a, j) => (j === i ? next : a)));
   const add = (kind: string) => onChange([...actions, kind === 'console' ? { function: 'console' } : newRepublish()]);
+  const attached = actions.filter((a): a is string => typeof a === 'string');
   return (
     <section data-test="rule-outputs">
       <h3 class="section-title">{t('rules.outputs')}</h3>
       {actions.length === 0 && <p class="muted" data-test="rule-no-outputs">{t('rules.noOutputs')}</p>}
       {actions.map((a, i) => {
         const name = typeof a === 'string' ? a : a.function;
-        const title = name === 'console' ? t('rules.console') : name === 'republish' ? t('rules.republish') : `${t('rules.action')}: ${name}`;
+        const title = typeof a === 'string' ? <ActionTitle id={a} remote={outputs} />
+          : <strong>{name === 'console' ? t('rules.console') : name === 'republish' ? t('rules.republish') : name}</strong>;
         return (
           <article key={i} class="rule-output" data-test="rule-output" data-key={name}>
             <header>
-              <strong>{title}</strong>
-              <button type="button" class="secondary outline" data-test="rule-output-remove" onClick={() => onChange(actions.filter((_, j) => j !== i))}>
+              {title}
+              <button type="button" class="secondary outline" data-test="rule-output-remove" aria-label={`${t('rules.remove')}: ${name}`}
+                onClick={() => onChange(actions.filter((_, j) => j !== i))}>
                 {t('rules.remove')}
               </button>
             </header>
@@ -111,7 +142,13 @@ export function OutputsEditor(props: { actions: RuleAction[]; onChange: (a: Rule
       <div class="toolbar">
         <button type="button" class="outline" data-test="rule-add-console" onClick={() => add('console')}>+ {t('rules.console')}</button>
         <button type="button" class="outline" data-test="rule-add-republish" onClick={() => add('republish')}>+ {t('rules.republish')}</button>
+        <button type="button" class="outline" data-test="rule-add-action" aria-haspopup="dialog" onClick={() => setPicking(true)}>+ {t('rules.action')}</button>
       </div>
+      {/* In the body, not in the rule's form: the drawer's own forms must not submit the rule. */}
+      {picking && createPortal(
+        <ActionPicker remote={outputs} attached={attached} onAdd={(id) => onChange([...actions, id])} onClose={() => setPicking(false)} />,
+        document.body,
+      )}
     </section>
   );
 }
