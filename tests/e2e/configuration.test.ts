@@ -66,7 +66,7 @@ test('listener values only the server refuses show its message at the field and 
   const form = '[data-test=config-listener-form]';
   await page.goto(`${sim.baseUrl}/#/listener/detail/${encodeURIComponent('tcp:default')}`);
   await page.waitForSelector(`${form} [name=bind]`);
-  for (const [field, value, message] of [['acceptors', '0', 'out of range 1..+inf'], ['bind', '127.0.0.1:99999', 'invalid bind: "127.0.0.1:99999"']]) {
+  for (const [field, value, message] of [['acceptors', '0', 'Out of the allowed range 1..+inf'], ['bind', '127.0.0.1:99999', 'The value of bind is not valid: invalid bind: "127.0.0.1:99999"']]) {
     await page.fill(`${form} [name=${field}]`, value);
     await page.click(`${form} [data-test=form-submit]`);
     await page.click('[data-test=confirm-ok]');
@@ -214,7 +214,7 @@ test('the MQTT page shows each setting\'s help, default and unit; reset to defau
   assert.equal(w.violations, []);
 });
 
-test('cluster: force leave after the confirmation, "Cannot invite self" at the field, invite back with progress', async () => {
+test('cluster: force leave after the confirmation, "cannot invite itself" at the field, invite back with progress', async () => {
   const { page } = w;
   const row = (node: string) => `[data-test=cluster-node][data-key="${node}"]`;
   await page.goto(`${sim.baseUrl}/#/cluster`);
@@ -227,7 +227,7 @@ test('cluster: force leave after the confirmation, "Cannot invite self" at the f
   assert.not.ok((await get('/nodes')).some((n: { node: string }) => n.node === 'emqx@node3'));
   await page.fill('[data-test=cluster-invite-node]', 'emqx@node1');
   await page.click('[data-test=cluster-invite]');
-  assert.is(await (await page.waitForSelector('[data-test=cluster-invite-error]')).textContent(), 'Cannot invite self');
+  assert.is(await (await page.waitForSelector('[data-test=cluster-invite-error]')).textContent(), 'A node cannot invite itself');
   await page.fill('[data-test=cluster-invite-node]', 'emqx@node3');
   await page.click('[data-test=cluster-invite]');
   await page.waitForSelector(row('emqx@node3'));

@@ -115,7 +115,7 @@ test('alarms show loading, an error with retry, and an empty state', async () =>
   await mount(<App />);
   await waitFor(() => byTest('alarms-page')?.querySelector('[data-test=state-loading]'));
   await waitFor(() => byTest('state-error'));
-  assert.match(byTest('state-error')!.textContent!, /NODE_DOWN: bad rpc call emqx@node2/);
+  assert.match(byTest('state-error')!.textContent!, /The node emqx@node2 is down or cannot be reached/);
   fail = false;
   await click(byTest('state-retry'));
   await waitFor(() => text().includes('No active alarms'));

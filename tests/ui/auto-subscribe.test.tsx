@@ -54,7 +54,7 @@ test('the empty state and a failed load with retry', async () => {
   });
   await mount(<App />);
   await waitFor(() => byTest('state-error'));
-  assert.ok(text().includes('SERVICE_UNAVAILABLE: down'));
+  assert.ok(text().includes('The service is not available right now: down'));
   fail = false;
   await click(byTest('state-retry'));
   await waitFor(() => text().includes('No auto subscribe topics yet'));

@@ -240,7 +240,7 @@ test('the list shows loading, then empty; a failure shows an error whose retry l
   reply = { status: 500, body: { code: 'NODE_DOWN', message: 'bad rpc call' } };
   await click(byTest('clients-refresh'));
   await waitFor(() => byTest('state-error'));
-  assert.ok(byTest('state-error')!.textContent!.includes('NODE_DOWN: bad rpc call'));
+  assert.ok(byTest('state-error')!.textContent!.includes('The node cannot be reached: check its name and the network'));
   reply = page([client('back')]);
   await click(byTest('state-retry'));
   await waitFor(() => row('back'));

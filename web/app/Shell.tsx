@@ -7,6 +7,8 @@ import { Redirect, Route, Switch } from 'wouter';
 import './shellMessages.ts';
 // The config field widgets (duration, bytesize, secret, cert, list) for every screen's forms; kept out of the login bundle.
 import '../ui/configFields.tsx';
+// Every API error in words (the broker's error codes and known reasons); the login page has its own few.
+import '../lib/errorCatalog.ts';
 import { Layout } from './Layout.tsx';
 import { NotFound } from './NotFound.tsx';
 import { redirects, screens } from './routes.ts';

@@ -11,12 +11,55 @@ import { toast } from './toasts.ts';
 /** 401 codes that mean the token is gone or expired (emqx-api-part1.md §1.2). */
 export const SESSION_CODES = ['BAD_TOKEN', 'TOKEN_TIME_OUT', 'AUTHORIZATION_HEADER_ERROR'];
 
-/** Human text for an error: the translated code when we have one, else `status code: message`. */
+/** A raw reason put in words: a message key, its values, and the form field it is about. */
+export interface ReasonSentence {
+  key: string;
+  values?: Record<string, string>;
+  field?: string;
+}
+
+type ReasonReader = (message: string, body?: unknown) => ReasonSentence | undefined;
+// Set by `errorCatalog.ts`, which the logged-in shell loads (its texts stay off the login page).
+let readReason: ReasonReader | null = null;
+
+/** Lets the error catalog put known raw reasons into words. */
+export function registerReasons(reader: ReasonReader) {
+  readReason = reader;
+}
+
+// Prose a person wrote, not a term, an atom or a code: shown after the translated sentence.
+const PROSE = /^[^{}<>|]{1,160}$/;
+const CODE = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|^[a-z0-9]+(_[a-z0-9]+)+$/;
+
+/** Whether a server text is plain words worth showing as they are (not a term, an atom or a code). */
+export function isProse(text: string): boolean {
+  return PROSE.test(text) && !CODE.test(text);
+}
+
+/** The sentence a raw reason reads as, when the error catalog knows it. */
+function sentenceOf(error: ApiError): ReasonSentence | undefined {
+  return error.message ? readReason?.(error.message, error.body) : undefined;
+}
+
+/**
+ * Human text for an error, in the current language: a known reason as a sentence, else the code's
+ * sentence (followed by the server's words when they are plain prose); never a raw Erlang term or
+ * an upper-case code. The raw text is `errorDetail`'s.
+ */
 export function errorText(error: unknown): string {
-  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : t('common.operationFailed');
-  if (hasMessage(`errors.${error.code}`)) return t(`errors.${error.code}`);
+  if (!(error instanceof ApiError)) return error instanceof Error && error.message ? error.message : t('common.operationFailed');
   if (error.status === 0) return t('errors.NETWORK_ERROR');
-  return error.message ? `${error.code}: ${error.message}` : `${error.status} ${error.code}`;
+  const sentence = sentenceOf(error);
+  if (sentence) return t(sentence.key, sentence.values);
+  const known = hasMessage(`errors.${error.code}`) ? t(`errors.${error.code}`) : t('common.operationFailed');
+  const message = error.message.trim();
+  return message && isProse(message) && message !== error.code ? `${known}: ${message}` : known;
+}
+
+/** The raw error as the server sent it, for a "Details" disclosure. */
+export function errorDetail(error: unknown): string | undefined {
+  if (!(error instanceof ApiError) || error.status === 0) return undefined;
+  return `${error.status} ${error.code}${error.message ? `: ${error.message}` : ''}`;
 }
 
 /**
@@ -57,8 +100,8 @@ export function expireSession() {
 }
 
 /**
- * Shows an error. With `form`, a 400 that names one of `form.fields` becomes that field's error
- * instead of a toast. Aborted requests (navigation, cancel-all) are silent.
+ * Shows an error as a toast (its raw text under "Details"). With `form`, a 400 that names one of
+ * `form.fields` is also that field's error. Aborted requests (navigation, cancel-all) are silent.
  */
 export function handleError(
   error: unknown,
@@ -67,8 +110,10 @@ export function handleError(
   if (error instanceof ApiError) {
     if (error.code === 'ECONNABORTED' && error.message === 'canceled') return;
     if (error.status === 401 && SESSION_CODES.includes(error.code)) return expireSession();
-    const field = form && fieldOfError(error, form.fields);
-    if (form && field) return form.setFieldError(field, errorText(error));
+    // A write that failed is always told in a toast; a field it names also shows it in place.
+    const named = sentenceOf(error)?.field;
+    const field = form && (named && form.fields.includes(named) ? named : fieldOfError(error, form.fields));
+    if (form && field) form.setFieldError(field, errorText(error));
   }
-  toast(errorText(error), 'error');
+  toast(errorText(error), 'error', errorDetail(error));
 }

@@ -1,17 +1,19 @@
 /**
  * A form rendered from field declarations: client rules on blur and submit, server validation
- * errors shown at the field (via `handleError`), a busy submit button, and the unsaved-edits
+ * errors shown at the field (via `handleError`) and in a toast, the first bad field scrolled into
+ * view and focused, a busy submit button, and the unsaved-edits
  * guard while values differ from the initial ones. Fields the broker lacks (`FieldDecl.requires`)
  * are left out; a read-only user (`canWrite`) gets the fields and submit disabled and no extra
  * actions, unless `anyRole` says the form is theirs to use (their own password).
  * Example: `<Form fields={[{ name: 'username', label: 'users.username', required: true }]} onSubmit={save} />`.
  */
 import type { ComponentChildren } from 'preact';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { canWrite, has } from '../lib/broker.ts';
 import { Writable } from './Writable.tsx';
-import { handleError } from '../lib/errors.ts';
+import { errorDetail, handleError } from '../lib/errors.ts';
 import { t } from '../lib/i18n.ts';
+import { toast } from '../lib/toasts.ts';
 import { useUnsavedGuard } from '../lib/navigation.ts';
 import { required, type Rule } from '../lib/validators.ts';
 import { widgets } from './fields.tsx';
@@ -85,22 +87,42 @@ export function Form(props: {
     setErrors((prev) => ({ ...prev, [name]: message ?? '' }));
   };
 
+  // After a submit that found errors (here or on the server), the first bad field is brought
+  // into view and focused, so a message below the fold is not missed.
+  const [showFirstError, setShowFirstError] = useState(0);
+  useEffect(() => {
+    if (showFirstError === 0) return;
+    const first = props.fields.find((field) => errors[field.name]);
+    const element = first && document.getElementById(`${prefix}-${first.name}`);
+    if (!element) return;
+    element.scrollIntoView?.({ block: 'center' });
+    element.focus({ preventScroll: true });
+  }, [showFirstError]);
+
   const submit = async (event: Event) => {
     event.preventDefault();
     if (readOnly) return;
     const found = validateAll(props.fields, values);
     setErrors(found);
-    if (Object.keys(found).length > 0) return;
+    if (Object.keys(found).length > 0) {
+      setShowFirstError((n) => n + 1);
+      return;
+    }
     setBusy(true);
     try {
       await props.onSubmit(values);
     } catch (error) {
       const mapped = props.mapError?.(error);
-      if (mapped) return setErrors((prev) => ({ ...prev, [mapped.field]: mapped.message }));
-      handleError(error, {
-        fields: props.fields.map((f) => f.name),
-        setFieldError: (field, message) => setErrors((prev) => ({ ...prev, [field]: message })),
-      });
+      if (mapped) {
+        setErrors((prev) => ({ ...prev, [mapped.field]: mapped.message }));
+        toast(mapped.message, 'error', errorDetail(error));
+      } else {
+        handleError(error, {
+          fields: props.fields.map((f) => f.name),
+          setFieldError: (field, message) => setErrors((prev) => ({ ...prev, [field]: message })),
+        });
+      }
+      setShowFirstError((n) => n + 1);
     } finally {
       setBusy(false);
     }

@@ -9,6 +9,7 @@
 import type { ComponentChildren } from 'preact';
 import { useMemo } from 'react';
 import { ApiError } from '../lib/api.ts';
+import { errorText } from '../lib/errors.ts';
 import { defineMessages, t } from '../lib/i18n.ts';
 import type { SchemaDocument } from '../lib/schemas.ts';
 import './configFields.tsx';
@@ -88,7 +89,8 @@ export function fieldError(error: unknown, names: string[]): { field: string; me
   const matches = names.filter((n) => path === n || path.endsWith(`.${n}`) || (path && n.endsWith(`.${path}`)));
   const field = matches.sort((a, b) => b.length - a.length)[0]
     ?? names.find((n) => new RegExp(`\\b${n.replace(/\./g, '\\.')}\\b`).test(error.message));
-  return field ? { field, message } : undefined;
+  // The sentence for the reason (errorCatalog.ts); the raw text is the toast's detail.
+  return field ? { field, message: errorText(error) || message } : undefined;
 }
 
 export function SchemaForm(props: {

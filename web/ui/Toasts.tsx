@@ -10,7 +10,15 @@ export function Toasts() {
     <div class="toasts" role="status" aria-live="polite">
       {snap.items.map((item) => (
         <div key={item.id} class={`toast toast-${item.kind}`} data-test={`toast-${item.kind}`}>
-          <span>{item.text}</span>
+          <span>
+            {item.text}
+            {item.detail && (
+              <details class="toast-detail" data-test="toast-detail">
+                <summary>{t('common.detail')}</summary>
+                <code>{item.detail}</code>
+              </details>
+            )}
+          </span>
           <button type="button" class="icon-button" aria-label={t('common.close')} onClick={() => dismiss(item.id)}>
             <Icon name="close" size={14} />
           </button>

@@ -4,7 +4,8 @@
  * under the field), the invitation progress and force-leave after a confirmation.
  */
 import { useState } from 'react';
-import { api, ApiError } from '../../../lib/api.ts';
+import { api } from '../../../lib/api.ts';
+import { errorDetail, errorText } from '../../../lib/errors.ts';
 import { canWrite } from '../../../lib/broker.ts';
 import { formatDateTime, formatDuration } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.ts';
@@ -39,7 +40,9 @@ function InviteForm() {
       toast(t('cluster.invited', { node: name }));
       setNode('');
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : String(err));
+      // The broker's reason in words (e.g. `{badrpc,nodedown}`), at the field and in a toast.
+      setError(errorText(err));
+      toast(errorText(err), 'error', errorDetail(err));
     } finally {
       setBusy(false);
       touch('cluster');
