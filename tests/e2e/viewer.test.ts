@@ -14,7 +14,7 @@ import { OPERATOR_OBJECTS, type Made } from '../helpers/operator-objects.ts';
 import { login, request, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
 
 /** Screens whose forms change nothing on the broker. */
-const LOCAL_ONLY = new Set(['/websocket', '/settings']);
+const LOCAL_ONLY = new Set(['/websocket', '/topic-explorer', '/settings']);
 
 let sim: SpawnedSimulator;
 let browser: Browser;
@@ -85,7 +85,8 @@ function usableWrites(): Promise<string[]> {
     const out = [];
     for (const el of document.querySelectorAll('main.content :is(input, select, textarea, button)')) {
       // :disabled also holds for controls of a disabled fieldset (the property does not).
-      if (el.matches(':disabled') || el.closest('[role=dialog], .drawer')) continue;
+      // Controls marked view-only change how something is seen (zoom, fit), not the broker.
+      if (el.matches(':disabled') || el.closest('[role=dialog], .drawer, [data-view-only]')) continue;
       const box = el.getBoundingClientRect();
       if (box.width === 0 && box.height === 0) continue;
       const form = el.closest('form');

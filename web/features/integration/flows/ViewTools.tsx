@@ -14,7 +14,8 @@ export function ViewTools({ canvas, zoom }: { canvas: () => Canvas | undefined; 
     <button type="button" class="outline secondary" aria-label={label} title={label} data-test={test} disabled={disabled} onClick={run}>{text}</button>
   );
   return (
-    <div class="flow-view" role="group" aria-label={t('flows.view')} data-test="flow-view">
+    // data-view-only: these change how the canvas is seen, never the flow (read-only users have them too).
+    <div class="flow-view" role="group" aria-label={t('flows.view')} data-test="flow-view" data-view-only="">
       {tool('flow-zoom-out', t('flows.zoomOut'), () => canvas()?.zoomTo(zoom / ZOOM_STEP), '−', zoom <= ZOOM_MIN)}
       {tool('flow-zoom-reset', `${t('flows.zoomReset')}: ${percent}`, () => canvas()?.zoomTo(1), percent)}
       {tool('flow-zoom-in', t('flows.zoomIn'), () => canvas()?.zoomTo(zoom * ZOOM_STEP), '+', zoom >= ZOOM_MAX)}
