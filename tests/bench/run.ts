@@ -1,6 +1,6 @@
 // `npm run bench`: the figures of DESIGN.md §6 in one table (figure, value, budget, PASS/OVER),
-// also appended to bench/results.json. Parts: bundle, browser, api, mqtt, memory.
-//   npm run bench -- [--only bundle,browser,api,mqtt,memory] [--clients 10000] [--runs 7]
+// also appended to bench/results.json. Parts: bundle, browser, api, mqtt, memory, explorer.
+//   npm run bench -- [--only bundle,browser,api,mqtt,memory,explorer] [--clients 10000] [--runs 7]
 //                    [--mqtt-seconds 5] [--mqtt-rounds 2]
 // The API and memory parts share one simulator (with the inspector on loopback, to force garbage
 // collections) and one fleet of N live MQTT clients held by a separate load process
@@ -12,11 +12,12 @@ import { apiRows } from './api.ts';
 import { browserRows } from './browser.ts';
 import { bundleRows } from './bundle.ts';
 import { rss, sleep, startChild } from './children.ts';
+import { explorerRows } from './explorer.ts';
 import { memoryRows, settledRss, spawnInspectable } from './memory.ts';
 import { afterFleetRow, mqttRows } from './mqtt.ts';
 import { failed, info, print, save, type Row } from './table.ts';
 
-const PARTS = ['bundle', 'browser', 'api', 'mqtt', 'memory'] as const;
+const PARTS = ['bundle', 'browser', 'api', 'mqtt', 'memory', 'explorer'] as const;
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
@@ -43,6 +44,11 @@ if (only.has('browser')) {
   } catch (error) {
     rows.push(failed('browser', 'browser benchmarks', error));
   }
+}
+
+if (only.has('explorer')) {
+  step('explorer: 2,000 msg/s over 10,000 topics for 30 s');
+  rows.push(...(await explorerRows(30)));
 }
 
 /** Polls /stats until connections.count satisfies `done`, for at most `ms`. */

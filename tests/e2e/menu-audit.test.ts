@@ -58,6 +58,8 @@ const SPEC_MENU: SpecEntry[] = [
   { group: 'integration', title: 'Webhook', path: '/webhook' },
   { group: 'diagnose', title: 'Log Trace', path: '/log-trace' },
   { group: 'diagnose', title: 'WebSocket Client', path: '/websocket' },
+  // Beyond the spec's list: the live topic tree over MQTT/WebSocket (issue #19).
+  { group: 'diagnose', title: 'Topic Explorer', path: '/topic-explorer' },
   { group: 'system', title: 'Basic Config', path: '/basic-config' },
   { group: 'system', title: 'Cluster', path: '/cluster' },
   { group: 'system', title: 'Log', path: '/log' },
