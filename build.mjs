@@ -130,6 +130,7 @@ const mqttOptions = {
     url: path.join(mqttShims, 'url.cjs'),
     debug: path.join(mqttShims, 'debug.cjs'),
     'worker-timers': path.join(mqttShims, 'worker-timers.cjs'),
+    'lru-cache': path.join(mqttShims, 'lru-cache.cjs'),
     ws: path.join(mqttShims, 'empty.cjs'),
   },
   plugins: [{
