@@ -5,18 +5,15 @@
 // returns for the same SQL and context, 'SQL Not Match' included.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { loginAsAdmin, openConsole, openPage, type ConsoleSession } from '../helpers/browser.ts';
+import { startHttpSink, type HttpSink, type ReceivedRequest } from '../helpers/http-sink.ts';
 import { connectMqtt, endMqtt, login, request, spawnSimulator, waitFor } from '../helpers/simulator.ts';
 
-interface Received { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }
-
 let session: ConsoleSession;
-let server: http.Server;
+let sink: HttpSink | undefined;
 let port = 0;
 let token = '';
-const received: Received[] = [];
+let received: ReceivedRequest[] = [];
 
 // A failing `before` would end the suite without a failed test: keep its error and fail each test with it.
 let setupError: unknown;
@@ -34,24 +31,16 @@ test.before.each(() => {
 });
 
 async function setUp() {
-  server = http.createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  sink = await startHttpSink();
+  port = sink.port;
+  received = sink.received;
   session = await openConsole();
   token = await login(session.sim.baseUrl);
 }
 
 test.after(async () => {
   await session?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await sink?.close();
 });
 
 const page = () => session.w.page;

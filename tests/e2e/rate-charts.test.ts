@@ -4,15 +4,13 @@
 // connect and publish. The points are read from the chart's `data-points`.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startHttpSink, type HttpSink } from '../helpers/http-sink.ts';
 import { openConsole, type ConsoleSession } from '../helpers/browser.ts';
 import { connectMqtt, endMqtt, login, request, waitFor } from '../helpers/simulator.ts';
 
 let session: ConsoleSession;
-let server: http.Server;
+let sink: HttpSink | undefined;
 let token = '';
-let delivered = 0;
 
 // A failing `before` would end the suite without a failed test: keep its error and fail each test with it.
 let setupError: unknown;
@@ -24,12 +22,8 @@ async function call(method: 'POST' | 'PUT', path: string, body: unknown) {
 }
 
 async function setUp() {
-  server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => ((delivered += 1), res.writeHead(200).end('ok')));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/in`;
+  sink = await startHttpSink();
+  const url = `http://127.0.0.1:${sink.port}/in`;
   session = await openConsole();
   token = await login(session.sim.baseUrl);
   await call('POST', '/authentication', { mechanism: 'password_based', backend: 'built_in_database' });
@@ -57,7 +51,7 @@ test.before.each(() => {
 
 test.after(async () => {
   await session?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await sink?.close();
 });
 
 let round = 0;
@@ -65,7 +59,7 @@ let round = 0;
 /** Five clients log in and each publishes to the counted topic and to one the authz cache has not seen. */
 async function traffic() {
   round += 1;
-  const before = delivered;
+  const before = sink?.received.length ?? 0;
   for (let i = 0; i < 5; i++) {
     const client = await connectMqtt(`mqtt://127.0.0.1:${session.sim.mqtt}`, { clientId: `meter-${round}-${i}`, username: 'meter', password: 'meter-pw' });
     try {

@@ -4,35 +4,25 @@
 // the output removed and saved nothing arrives; added back from the picker it arrives again.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { openConsole, type ConsoleSession } from '../helpers/browser.ts';
+import { startHttpSink, type HttpSink, type ReceivedRequest } from '../helpers/http-sink.ts';
 import { connectMqtt, endMqtt, login, request, waitFor } from '../helpers/simulator.ts';
 
-interface Received { method: string; url: string; body: string }
 
 let session: ConsoleSession;
-let server: http.Server;
+let sink: HttpSink | undefined;
 let port = 0;
 let token = '';
-const received: Received[] = [];
+let received: ReceivedRequest[] = [];
 
 // A failing `before` would end the suite without a failed test: keep its error and fail each test with it.
 let setupError: unknown;
 
 test.before(async () => {
   try {
-    server = http.createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (chunk: string) => (body += chunk));
-      req.on('end', () => {
-        received.push({ method: req.method ?? '', url: req.url ?? '', body });
-        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    sink = await startHttpSink();
+    port = sink.port;
+    received = sink.received;
     session = await openConsole();
     token = await login(session.sim.baseUrl);
   } catch (err) {
@@ -46,7 +36,7 @@ test.before.each(() => {
 
 test.after(async () => {
   await session?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await sink?.close();
 });
 
 const page = () => session.w.page;
