@@ -12,6 +12,7 @@ import type { Store } from '../store/index.ts';
 import { WIRE } from '../store/profile.ts';
 import { droppedPackets, NotAuthorized } from './authz.ts';
 import { brokerHooks } from './hooks.ts';
+import { webSocketStreams } from './websocket.ts';
 import { subscribeRefusal, zoneLimits, type MqttZone } from './mqtt-limits.ts';
 import {
   RC_DISCONNECT_WITH_WILL, RC_KEEP_ALIVE_TIMEOUT, RC_NOT_AUTHORIZED, RC_PACKET_IDENTIFIER_IN_USE, RC_PROTOCOL_ERROR, RC_TOPIC_ALIAS_INVALID,
@@ -208,13 +209,17 @@ function withAlias(packet: PublishOut, topic: string, alias: number): PublishOut
 
 /**
  * Wraps mqtt-packet's writeToStream once per process. Only MQTT 5 connections of a broker this
- * module is installed on are looked at (and any CONNACK); every other write passes straight through.
+ * module is installed on are looked at (and any CONNACK, and WebSocket framing); every other write
+ * passes straight through.
  */
 function wrapWriter(): void {
   const mark = Symbol.for('simulator.mqtt5.write');
   if (lib[mark]) return;
   lib[mark] = true;
-  const write = lib.writeToStream;
+  const writeParts = lib.writeToStream;
+  // Over WebSocket a packet is one frame (emqx_ws_connection.erl, v5.5.1, handle_outgoing with the
+  // default mqtt_piggyback = multiple); writeToStream's several writes would each be a frame.
+  const write: Write = (packet, stream, opts) => (webSocketStreams.has(stream) ? stream.write(lib.generate(packet, opts)) : writeParts(packet, stream, opts));
   lib.writeToStream = function speaking(packet, stream, opts) {
     // Any version: a resumed session is present though it has no subscriptions (session-queue.ts).
     if (packet.cmd === 'connack' && stream.client !== undefined && resumedSession(stream.client) && !packet.sessionPresent) {

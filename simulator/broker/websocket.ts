@@ -11,6 +11,9 @@ const SUBPROTOCOLS = ['mqtt', 'mqtt-v3', 'mqtt-v3.1.1', 'mqttv3.1'];
 // console's payload viewer is tested with.
 const MAX_FRAME_BYTES = 16 * 1024 * 1024;
 
+/** The byte streams of MQTT-over-WebSocket connections: each write to one is one binary frame. */
+export const webSocketStreams = new WeakSet<object>();
+
 export interface MqttWebSocket {
   /** An `upgrade` listener for any HTTP server. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
@@ -45,7 +48,9 @@ export function createMqttWebSocket(accept: (stream: Duplex, req: IncomingMessag
         return;
       }
       wss.handleUpgrade(req, socket, head, (ws) => {
-        accept(createWebSocketStream(ws), req);
+        const stream = createWebSocketStream(ws);
+        webSocketStreams.add(stream);
+        accept(stream, req);
       });
     },
     close() {

@@ -5,6 +5,7 @@
 import net from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createRequire } from 'node:module';
 import WebSocket from 'ws';
 import {
   connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator,
@@ -203,6 +204,37 @@ function wsHandshake(port: number, protocols: string[]): Promise<{ status: numbe
     ws.once('error', () => resolve({ status: 0, protocol: '' }));
   });
 }
+
+test('over WebSocket each MQTT packet is one binary frame (EMQX\'s mqtt_piggyback = multiple)', async () => {
+  // emqx_ws_connection.erl (v5.5.1) handle_outgoing: `multiple` (the default, emqx_schema.erl)
+  // sends every serialised packet as its own frame.
+  const { generate, parser } = createRequire(createRequire(import.meta.url).resolve('mqtt'))('mqtt-packet') as typeof import('mqtt-packet');
+  const ws = new WebSocket(`ws://127.0.0.1:${sim.ws}/mqtt`, 'mqtt');
+  const frames: Buffer[] = [];
+  ws.on('message', (data: Buffer) => frames.push(Buffer.from(data)));
+  await new Promise<void>((resolve, reject) => { ws.once('open', () => resolve()); ws.once('error', reject); });
+  try {
+    ws.send(generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: 'ws-frames', keepalive: 0 } as never));
+    ws.send(generate({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'frames/#', qos: 1 }] } as never));
+    await waitFor(() => frames.length >= 2, 2000, 'CONNACK and SUBACK');
+    const pub = await connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId: 'ws-frames-pub' });
+    for (let i = 0; i < 20; i++) pub.publish(`frames/${i}`, Buffer.alloc(100 + i, 1), { qos: i % 2 as 0 | 1 });
+    await waitFor(() => frames.length >= 22, 3000, 'twenty publishes');
+    await endMqtt(pub);
+    // Every frame parses as exactly one whole packet.
+    for (const frame of frames) {
+      const packets: string[] = [];
+      const p = parser({ protocolVersion: 4 });
+      p.on('packet', (packet: { cmd: string }) => packets.push(packet.cmd));
+      const left = p.parse(frame);
+      assert.is(left, 0, 'no partial packet');
+      assert.is(packets.length, 1, `one packet per frame: ${packets.join(',')}`);
+    }
+    assert.is(frames.length, 22);
+  } finally {
+    ws.close();
+  }
+});
 
 test('a WebSocket handshake without the mqtt subprotocol is refused on both ports (S18)', async () => {
   for (const port of [sim.ws, sim.http]) {
