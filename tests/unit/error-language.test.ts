@@ -71,8 +71,9 @@ test('an unknown reason shows the code\'s sentence, with the server\'s words onl
   assert.is(errorText(sample('SOMETHING_NEW', 'ANOTHER_CODE happened')), 'Operation failed');
   assert.is(errorText(sample('NOT_FOUND', 'NOT_FOUND', 404)), 'Not found');
   const validation = (reason: string) => sample('BAD_REQUEST', JSON.stringify({ kind: 'validation_error', path: 'listeners.tcp.default.bind', reason }));
-  assert.is(errorText(validation('invalid bind: "x:1"')), 'The value of bind is not valid: invalid bind: "x:1"');
+  assert.is(errorText(validation('invalid bind: "x:1"')), 'invalid bind: "x:1"');
   assert.is(errorText(validation('{bad_ip,"x"}')), 'The value of bind is not valid');
+  assert.is(errorText(validation('bind is taken')), 'bind is taken');
 });
 
 test.run();

@@ -94,7 +94,7 @@ export const reasonMessages = defineMessages({
   'errors.reason.outOfRange': { zh: '超出允许范围 {{range}}', en: 'Out of the allowed range {{range}}' },
   'errors.reason.unknownField': { zh: '此 Broker 版本不认识字段 {{field}}', en: 'This broker release does not know the field {{field}}' },
   'errors.reason.fieldInvalid': { zh: '{{field}} 的值无效', en: 'The value of {{field}} is not valid' },
-  'errors.reason.fieldReason': { zh: '{{field}} 的值无效：{{reason}}', en: 'The value of {{field}} is not valid: {{reason}}' },
+  'errors.reason.plain': { zh: '{{reason}}', en: '{{reason}}' },
   'errors.reason.timeout': { zh: '等待响应超时', en: 'No answer came in time' },
   'errors.reason.refused': { zh: '目标拒绝连接：{{target}}', en: 'The connection was refused: {{target}}' },
   'errors.reason.badJson': { zh: 'JSON 格式不正确', en: 'The JSON is not valid' },
@@ -154,7 +154,9 @@ export function reasonSentence(message: string, body?: unknown): ReasonSentence 
   }
   if (path) {
     const field = fieldName(path);
-    return isProse(text) ? { key: 'errors.reason.fieldReason', values: { field, reason: text }, field } : { key: 'errors.reason.fieldInvalid', values: { field }, field };
+    // The broker's own words when they are plain (shown under the field's label).
+    if (isProse(text)) return { key: 'errors.reason.plain', values: { reason: text }, field };
+    return { key: 'errors.reason.fieldInvalid', values: { field }, field };
   }
   return undefined;
 }
