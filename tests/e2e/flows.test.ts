@@ -285,7 +285,7 @@ test('each validation message, a deleted node, cancel and leave with unsaved cha
   await p.waitForSelector('[data-test=flow-palette]');
   await p.fill('[data-test=flow-name]', 'empty');
   await p.click('[data-test=flow-save]');
-  assert.equal(await problems(), ['At least one Source node and one Sink node are required']);
+  assert.equal(await problems(), ['Unable to save, there must be at least one Sink node and one Source node in the Flow']);
 
   // A rule pointing at a source and an action that do not exist.
   const made = await request(session.sim.baseUrl, 'POST', '/api/v5/rules', {

@@ -50,7 +50,7 @@ test('shows the cluster name and every member with its status; self cannot be fo
   api.restore();
 });
 
-test('invite PUTs /cluster/{node}/invite; "Cannot invite self" is shown under the field', async () => {
+test('invite checks name@host, PUTs /cluster/{node}/invite; "Cannot invite self" is shown under the field', async () => {
   await login();
   const api = fakeApi({
     'GET /cluster': cluster, 'GET /nodes': nodes, 'GET /cluster/invitation': noInvitations, 'GET /alarms': alarms,
@@ -60,14 +60,24 @@ test('invite PUTs /cluster/{node}/invite; "Cannot invite self" is shown under th
   await mount(<App />);
   await waitFor(() => byTest('cluster-invite-form'));
   await submit(byTest('cluster-invite-form'));
-  assert.is(byTest('cluster-invite-error')!.textContent, 'Please enter the node name');
+  assert.is(byTest('cluster-invite-error')!.textContent, 'Node name is required');
+  for (const bad of ['emqx @node3', 'emqx', 'emqx@node3@x', '@node3']) {
+    await type(byTest('cluster-invite-node'), bad);
+    await submit(byTest('cluster-invite-form'));
+    assert.is(byTest('cluster-invite-error')!.textContent, 'The node name must be name@host without spaces', bad);
+  }
+  setLocale('zh');
+  await submit(byTest('cluster-invite-form'));
+  assert.is(byTest('cluster-invite-error')!.textContent, '节点名称格式应为 name@host，且不能包含空格');
+  setLocale('en');
   assert.not.ok(api.calls.some((c) => c.method === 'PUT'));
   await type(byTest('cluster-invite-node'), 'emqx@node1');
   await submit(byTest('cluster-invite-form'));
-  await waitFor(() => byTest('cluster-invite-error')?.textContent === 'Cannot invite self');
+  // The broker's 'Cannot invite self' is shown in words through the error catalogue.
+  await waitFor(() => byTest('cluster-invite-error')?.textContent === 'A node cannot invite itself');
   await type(byTest('cluster-invite-node'), 'emqx@node3');
   await submit(byTest('cluster-invite-form'));
-  await waitFor(() => text().includes('Node emqx@node3 invited'));
+  await waitFor(() => text().includes('Invite Successfully'));
   const puts = api.calls.filter((c) => c.method === 'PUT');
   assert.equal(puts.map((c) => [c.path, c.body]), [['/cluster/emqx%40node1/invite', {}], ['/cluster/emqx%40node3/invite', {}]]);
   assert.not.ok(byTest('cluster-invite-error'));

@@ -157,6 +157,9 @@ test('create: nodes from the palette, drawers, connections from the keyboard, ex
   await add('republish');
   await apply();
   assert.is(byTest('rule-output-topic-error')!.textContent, 'Topic is required');
+  await type(byTest('rule-output-topic'), 'alerts/#');
+  await apply();
+  assert.is(byTest('rule-output-topic-error')!.textContent, "A publish topic cannot contain '#' or '+'", 'a republish topic takes no wildcard');
   await type(byTest('rule-output-topic'), 'alerts/${clientid}');
   await apply();
   await add('action');
@@ -192,7 +195,7 @@ test('validation: name, source and sink, incorrect connection, order, topic exis
   await waitFor(() => byTest('flow-palette'));
   await submit(byTest('flow-form'));
   assert.is(byTest('flow-name-error')!.textContent, 'Name is required');
-  assert.equal(problems(), ['At least one Source node and one Sink node are required']);
+  assert.equal(problems(), ['Unable to save, there must be at least one Sink node and one Source node in the Flow']);
   await type(byTest('flow-name'), 'bad name');
   await submit(byTest('flow-form'));
   assert.ok(byTest('flow-name-error')!.textContent!.length > 0);
@@ -341,7 +344,7 @@ test('zh: palette, drawer and validation texts', async () => {
   await waitFor(() => byTest('flow-palette'));
   assert.ok(byTest('flow-palette')!.textContent!.includes('消息重发布'));
   await submit(byTest('flow-form'));
-  assert.equal(problems(), ['至少需要一个 Source 节点和一个 Sink 节点']);
+  assert.equal(problems(), ['无法保存，流程中至少需要一个 Sink 节点和一个 Source 节点']);
   assert.is(byTest('flow-name-error')!.textContent, '请输入名称');
   api.restore();
 });

@@ -178,6 +178,45 @@ test('settings tab saves the basic config without listeners, authentication or s
   api.restore();
 });
 
+test('/gateway/detail/{name} without a tab opens the settings tab instead of a 404', async () => {
+  await open('/gateway/detail/stomp');
+  const api = fakeApi({ 'GET /gateways/stomp': { body: stomp }, 'GET /alarms': alarms });
+  await mount(<App />);
+  await waitFor(() => byTest('gateway-settings-form'));
+  assert.ok(byTest('gateway-detail'));
+  assert.not.ok(text().includes('404'));
+  api.restore();
+});
+
+test('ExProto settings: the gRPC ConnectionAdapter needs both cert and key for TLS, in both languages', async () => {
+  await open('/gateway/detail/exproto/settings');
+  const exproto = {
+    name: 'exproto', status: 'running', enable: true, enable_stats: true, idle_timeout: '30s', mountpoint: '',
+    server: { bind: '0.0.0.0:9100' }, handler: { address: 'http://127.0.0.1:9001', service_name: 'ConnectionUnaryHandler' },
+  };
+  const api = fakeApi({ 'GET /gateways/exproto': { body: exproto }, 'PUT /gateways/exproto': { status: 204 }, 'GET /alarms': alarms });
+  await mount(<App />);
+  const form = await waitFor(() => byTest('gateway-settings-form'));
+  await type(form.querySelector('[name="server.ssl_options.certfile"]'), 'PEM-CERT');
+  await submit(form);
+  assert.is(byTest('error-server.ssl_options.keyfile')!.textContent, 'Missing Cert or Key content for gRPC ConnectionAdapter');
+  setLocale('zh');
+  await submit(form);
+  assert.is(byTest('error-server.ssl_options.keyfile')!.textContent, 'gRPC ConnectionAdapter 缺少证书或私钥内容');
+  setLocale('en');
+  assert.equal(writes(api), []);
+  await type(form.querySelector('[name="server.ssl_options.certfile"]'), '');
+  await submit(form);
+  await waitFor(() => writes(api).length === 1);
+  assert.equal((writes(api)[0][2] as { server: unknown }).server, { bind: '0.0.0.0:9100' }, 'no cert and no key: no TLS block');
+  await type(form.querySelector('[name="server.ssl_options.certfile"]'), 'PEM-CERT');
+  await type(form.querySelector('[name="server.ssl_options.keyfile"]'), 'PEM-KEY');
+  await submit(form);
+  await waitFor(() => writes(api).length === 2);
+  assert.equal((writes(api)[1][2] as { server: unknown }).server, { bind: '0.0.0.0:9100', ssl_options: { certfile: 'PEM-CERT', keyfile: 'PEM-KEY' } });
+  api.restore();
+});
+
 test('listeners tab: kinds by gateway, adding, and updating only after confirming', async () => {
   await open('/gateway/detail/stomp/listeners');
   const api = fakeApi({

@@ -59,6 +59,9 @@ test('admin with the default password is prompted; Skip goes on to the overview'
   await fillLogin('admin', 'public');
   await waitFor(() => byTest('change-password-form'));
   assert.is(session.token, 'tok-1');
+  // Users sits in the Management menu group, and the hint says so.
+  assert.ok(text().includes('change it later under Management > Users.'));
+  assert.not.ok(text().includes('System > Users'));
   await click(byTest('login-skip'));
   await waitFor(() => byTest('overview-page'));
   assert.is(route().split('?')[0], '/dashboard/overview');

@@ -468,5 +468,36 @@ test('an action created in the drawer is posted, attached to the rule, and the r
   api.restore();
 });
 
+test('republish refuses a wildcard topic in both languages, while template placeholders pass', async () => {
+  await open('/rule/rules/create');
+  const api = fakeApi({ ...base, 'GET /rules': page([]), 'POST /rules': (call) => ({ status: 201, body: rule((call.body as { id: string }).id) }) });
+  await mount(<App />);
+  const form = await waitFor(() => byTest('rule-form'));
+  await type(byTest('rule-id'), 'wild');
+  await click(byTest('rule-add-republish'));
+  await type(byTest('rule-output-topic'), 'alerts/#');
+  await submit(form);
+  assert.is(byTest('rule-output-topic-error')!.textContent, "A publish topic cannot contain '#' or '+'");
+  setLocale('zh');
+  await type(byTest('rule-output-topic'), 'alerts/+/x');
+  await submit(form);
+  assert.is(byTest('rule-output-topic-error')!.textContent, "发布主题不能包含 '#' 或 '+'");
+  assert.equal(writes(api), []);
+  await type(byTest('rule-output-topic'), 'alerts/${clientid}');
+  await submit(form);
+  await waitFor(() => writes(api).length === 1);
+  api.restore();
+});
+
+test('zh: alarm events, which the broker sends without Chinese texts, are named in Chinese by the console', async () => {
+  await open('/rule/rules/create', 'zh');
+  const alarm = { event: '$events/sys/alarm_activated', title: { en: 'alarm activated', zh: '' }, description: { en: 'alarm activated', zh: '' }, columns: ['name'], sql_example: '', test_columns: {} };
+  const api = fakeApi({ ...base, 'GET /rule_events': { body: [...events, alarm] }, 'GET /rules': page([]) });
+  await mount(<App />);
+  await waitFor(() => document.querySelector('[data-key="$events/sys/alarm_activated"]'));
+  assert.is(document.querySelector('[data-key="$events/sys/alarm_activated"] summary')!.textContent, '告警激活');
+  api.restore();
+});
+
 test.after(cleanup);
 test.run();

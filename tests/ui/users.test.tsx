@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
+import { setLocale } from '../../web/lib/i18n.ts';
 import { restoreSession } from '../../web/lib/session.ts';
 import { saveUser } from '../../web/lib/storage.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
@@ -84,6 +85,27 @@ test('creating checks the password rule first, then posts and shows the new user
   assert.equal(api.calls.find((c) => c.method === 'POST')!.body, { username: 'carol', password: 'abcd1234', description: '' });
   assert.not.ok(byTest('users-create-form'), 'the drawer closes');
   assert.ok(text().includes('User created'));
+  api.restore();
+});
+
+test('the reserved names root and administrator are refused in both languages before any POST', async () => {
+  await asOps();
+  const api = fakeApi({ 'GET /users': { body: people }, 'POST /users': { body: { username: 'x', description: '' } }, 'GET /alarms': alarms });
+  await mount(<App />);
+  await waitFor(() => row('admin'));
+  await click(byTest('users-create'));
+  const form = byTest('users-create-form')!.querySelector('form')!;
+  await type(form.querySelector('[name=password]'), 'abcd1234');
+  await type(form.querySelector('[name=confirm]'), 'abcd1234');
+  await type(form.querySelector('[name=username]'), 'root');
+  await submit(form);
+  assert.is(byTest('error-username')!.textContent, 'root is a reserved username, please choose another');
+  setLocale('zh');
+  await type(form.querySelector('[name=username]'), 'Administrator');
+  await submit(form);
+  assert.is(byTest('error-username')!.textContent, 'Administrator 是保留的用户名，请换一个');
+  setLocale('en');
+  assert.not.ok(api.calls.some((c) => c.method === 'POST'));
   api.restore();
 });
 

@@ -8,6 +8,7 @@ import { clientOptions, defaultSettings, validateSettings, NEVER_EXPIRE } from '
 import { connectionOf, logsOf, resetWebSocketClient, sampleMonitors, setClientFactory, wsClient, type MqttLike } from '../../web/features/diagnose/websocket/store.ts';
 import { ROW_PX, VIEW_PX } from '../../web/features/diagnose/websocket/MessageList.tsx';
 import '../../web/features/diagnose/websocket/messages.ts';
+import { toasts } from '../../web/lib/toasts.ts';
 import { setLocale } from '../../web/lib/i18n.ts';
 import { navigate } from '../../web/lib/navigation.ts';
 import { clearSession, restoreSession } from '../../web/lib/session.ts';
@@ -216,6 +217,7 @@ test('states follow the client: connected, connection lost → reconnecting, bac
   client.answer();
   await waitFor(() => state() === 'disconnected');
   assert.ok(byTest('ws-connect'));
+  assert.ok(text().includes('Successfully disconnect'), 'a requested disconnect is confirmed');
 });
 
 test('a refused CONNACK is told in words and not retried: MQTT 3 code 1, MQTT 5 code 0x86', async () => {
@@ -256,6 +258,14 @@ test('subscribe checks the filter, needs a connection, lists what the broker gra
   await submit(byTest('ws-subscribe')!.querySelector('form'));
   client.answer(Object.assign(new Error('Subscribe error: '), { code: 128 }), [{ topic: 'denied/#', qos: 128 }]);
   await waitFor(() => text().includes('Subscription failure'));
+  assert.is(document.querySelectorAll('[data-test=ws-subscription]').length, 1);
+  // mqtt.js sends no SUBSCRIBE for a filter it already holds and answers (null, []): not a failure.
+  toasts.items.splice(0);
+  await type(input('subscribeTopic'), 'demo/#');
+  await submit(byTest('ws-subscribe')!.querySelector('form'));
+  client.answer(null, []);
+  await waitFor(() => text().includes('Already subscribed to demo/#'));
+  assert.equal(toasts.items.map((item) => [item.kind, item.text]), [['info', 'Already subscribed to demo/#']]);
   assert.is(document.querySelectorAll('[data-test=ws-subscription]').length, 1);
   await click(byTest('ws-unsubscribe'));
   assert.equal(client.calls.at(-1), ['unsubscribe', 'demo/#']);

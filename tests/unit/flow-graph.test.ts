@@ -140,10 +140,10 @@ test('a complete graph passes', () => {
   assert.equal(messages(good()), []);
 });
 
-test('At least one Source node and one Sink node are required', () => {
-  assert.equal(messages({ nodes: [node('s', 'topic')], edges: [] })[0], 'At least one Source node and one Sink node are required');
-  assert.equal(messages({ nodes: [node('o', 'console')], edges: [] })[0], 'At least one Source node and one Sink node are required');
-  assert.equal(messages({ nodes: [], edges: [] }), ['At least one Source node and one Sink node are required']);
+test('Unable to save, there must be at least one Sink node and one Source node in the Flow', () => {
+  assert.equal(messages({ nodes: [node('s', 'topic')], edges: [] })[0], 'Unable to save, there must be at least one Sink node and one Source node in the Flow');
+  assert.equal(messages({ nodes: [node('o', 'console')], edges: [] })[0], 'Unable to save, there must be at least one Sink node and one Source node in the Flow');
+  assert.equal(messages({ nodes: [], edges: [] }), ['Unable to save, there must be at least one Sink node and one Source node in the Flow']);
 });
 
 test('Unconnected nodes are not allowed', () => {

@@ -54,4 +54,15 @@ test('menu group titles exist for every group a feature can use', async () => {
   for (const group of MENU_GROUPS) assert.equal(missingLocales(`menu.${group}`), [], group);
 });
 
+test('labels that used to show English in the Chinese console have Chinese texts', async () => {
+  const { setLocale, t, getLocale } = await import('../../web/lib/i18n.ts');
+  const before = getLocale();
+  setLocale('zh');
+  const keys = ['clients.reductions', 'listener.proxyProtocol', 'listener.backlog', 'config.dashboard', 'gateway.secret', 'authn.saltRounds',
+    'access.baseDn', 'rules.event.alarmActivated.title', 'rules.event.alarmDeactivated.title'];
+  const english = keys.filter((key) => !/[\u4e00-\u9fff]/.test(t(key))).map((key) => `${key}: ${t(key)}`);
+  setLocale(before);
+  assert.equal(english, []);
+});
+
 test.run();

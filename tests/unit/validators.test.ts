@@ -11,6 +11,8 @@ import {
   numberRange,
   password,
   passwordRequired,
+  publishTopic,
+  reservedUsername,
   required,
   sameAs,
   strictNamePattern,
@@ -215,6 +217,21 @@ test('messages follow the language in Chinese', () => {
   } finally {
     setLocale('en');
   }
+});
+
+test('publishTopic refuses wildcards in the literal text of a template, not inside ${…} placeholders', () => {
+  assert.is(publishTopic('alerts/#', {}), "A publish topic cannot contain '#' or '+'");
+  assert.is(publishTopic('alerts/+/x', {}), "A publish topic cannot contain '#' or '+'");
+  assert.is(publishTopic('alerts/${clientid}/${payload.x}', {}), undefined);
+  assert.is(publishTopic('${topic}', {}), undefined);
+  assert.is(publishTopic('', {}), 'Topic is required');
+});
+
+test('reservedUsername refuses root and administrator in any case and lets others through', () => {
+  assert.is(reservedUsername('root', {}), 'root is a reserved username, please choose another');
+  assert.is(reservedUsername('ADMINISTRATOR', {}), 'ADMINISTRATOR is a reserved username, please choose another');
+  assert.is(reservedUsername('rooter', {}), undefined);
+  assert.is(reservedUsername('', {}), undefined);
 });
 
 test.run();

@@ -14,8 +14,8 @@ export const messages = defineMessages({
   },
   'login.changeTitle': { zh: '修改默认密码', en: 'Change the default password' },
   'login.changeHint': {
-    zh: '您正在使用默认密码，为了安全请设置新密码。也可以稍后在 系统设置 > 用户 中修改。',
-    en: 'You are using the default password. Set a new one for safety; you can also change it later under System > Users.',
+    zh: '您正在使用默认密码，为了安全请设置新密码。也可以稍后在 管理 > 用户 中修改。',
+    en: 'You are using the default password. Set a new one for safety; you can also change it later under Management > Users.',
   },
   'login.newPassword': { zh: '新密码', en: 'New password' },
   'login.confirmPassword': { zh: '确认新密码', en: 'Confirm the new password' },

@@ -32,6 +32,7 @@ defineMessages({
     zh: '用户名仅支持字母、数字和下划线 (_)',
     en: 'The username may only contain letters, digits and underscores (_)',
   },
+  'validation.usernameReserved': { zh: '{{name}} 是保留的用户名，请换一个', en: '{{name}} is a reserved username, please choose another' },
   'validation.usernameLength': { zh: '用户名不能超过 100 个字符', en: 'The username cannot be longer than 100 characters' },
   'validation.number': { zh: '请输入数字', en: 'Please enter a number' },
   'validation.numberRange': { zh: '数值范围为 {{min}} - {{max}}', en: 'the number range is {{min}} - {{max}}' },
@@ -109,6 +110,16 @@ export const usernamePattern: Rule = (value) => {
   const s = String(value);
   if (!/^[_a-zA-Z0-9]*$/.test(s)) return t('validation.usernamePattern');
   return s.length > 100 ? t('validation.usernameLength') : undefined;
+};
+
+/**
+ * Refuses the names the product reserves for itself (`root`, `administrator`, in any case).
+ * The broker would accept them (emqx_dashboard_admin.erl legal_username/1 at v5.5.1 only checks
+ * the characters), so this is the console's own rule; `admin`, the default user, already exists.
+ */
+export const reservedUsername: Rule = (value) => {
+  const name = isEmpty(value) ? '' : String(value);
+  return ['root', 'administrator'].includes(name.toLowerCase()) ? t('validation.usernameReserved', { name }) : undefined;
 };
 
 /** Rejects a value that is not a number between `min` and `max` inclusive. */
@@ -201,6 +212,12 @@ function topicRule(kind: 'name' | 'filter', wildcardKey?: string): Rule {
 export const topicName: Rule = topicRule('name');
 /** A topic filter to subscribe to: `#` last and alone in its level, `+` a whole level (shared `$share/g/…` allowed). */
 export const topicFilter: Rule = topicRule('filter');
+/**
+ * A publish topic that may be a template, as republish takes it (`alerts/${clientid}`): the
+ * `${…}` placeholders are filled at run time, so only the literal text must be a topic name.
+ * The broker refuses to publish to `alerts/#` [MQTT-3.3.2-2], so the rule would fail every message.
+ */
+export const publishTopic: Rule = (value, values) => topicName(isEmpty(value) ? '' : String(value).replace(/\$\{[^}]*\}/g, 'x'), values);
 /** A topic for topic metrics, which counts exact topics and does not accept wildcards. */
 export const noWildcard: Rule = topicRule('name', 'validation.noWildcard');
 

@@ -34,7 +34,7 @@ export const messages = defineMessages({
   'access.headers': { zh: '请求头', en: 'Headers' },
   'access.body': { zh: '请求体', en: 'Body' },
   'access.pipelining': { zh: 'HTTP 管道', en: 'HTTP Pipelining' },
-  'access.baseDn': { zh: 'Base DN', en: 'Base DN' },
+  'access.baseDn': { zh: '基准 DN', en: 'Base DN' },
   'access.ldapFilter': { zh: '过滤器', en: 'Filter' },
   'access.moveUp': { zh: '上移', en: 'Move up' },
   'access.moveDown': { zh: '下移', en: 'Move down' },

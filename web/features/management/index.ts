@@ -45,7 +45,7 @@ export const management: Feature = {
     { path: '/plugins/detail/:nameVersion', title: 'management.pluginDetail', load: extension('PluginDetail'), parent: '/plugins' },
     { path: '/gateway', title: 'management.gateways', load: extension('GatewaysPage'), menu: { group: 'management', order: 20, under: 'extensions' } },
     { path: '/gateway/create/:name', title: 'management.gatewayCreate', load: extension('GatewayCreate'), parent: '/gateway' },
-    { path: '/gateway/detail/:name/:tab', title: 'management.gatewayDetail', load: extension('GatewayDetail'), parent: '/gateway' },
+    { path: '/gateway/detail/:name/:tab?', title: 'management.gatewayDetail', load: extension('GatewayDetail'), parent: '/gateway' },
     { path: '/exhook', title: 'management.exhook', load: extension('ExhookPage'), menu: { group: 'management', order: 21, under: 'extensions' } },
     { path: '/exhook/create', title: 'management.exhookCreate', load: extension('ExhookCreate'), parent: '/exhook' },
     { path: '/exhook/detail/:name', title: 'management.exhookDetail', load: extension('ExhookDetail'), parent: '/exhook' },

@@ -1,5 +1,5 @@
 /**
- * System > Users: dashboard users as one declaration (`GET/POST /users`, `PUT/DELETE /users/{username}`,
+ * Management > Users: dashboard users as one declaration (`GET/POST /users`, `PUT/DELETE /users/{username}`,
  * change_pwd). On Enterprise each user has a `role` (RBAC); a viewer may still change their own password.
  */
 import { api } from '../../lib/api.ts';
@@ -7,7 +7,7 @@ import { clearSession, session } from '../../lib/session.ts';
 import { t } from '../../lib/i18n.ts';
 import { navigate } from '../../lib/navigation.ts';
 import { toast } from '../../lib/toasts.ts';
-import { notSameAs, password, sameAs, usernamePattern } from '../../lib/validators.ts';
+import { notSameAs, password, reservedUsername, sameAs, usernamePattern } from '../../lib/validators.ts';
 import { has } from '../../lib/broker.ts';
 import { arrayList, type FieldDecl, type ResourceDecl } from '../../ui/resource.ts';
 import './messages.ts';
@@ -43,7 +43,7 @@ export const users: ResourceDecl<User> = {
     title: 'users.create',
     success: 'users.created',
     fields: [
-      { name: 'username', label: 'users.username', required: true, rules: [usernamePattern], autoComplete: 'off' },
+      { name: 'username', label: 'users.username', required: true, rules: [usernamePattern, reservedUsername], autoComplete: 'off' },
       { name: 'password', label: 'users.password', kind: 'password', required: true, rules: [password], help: 'validation.password' },
       { name: 'confirm', label: 'users.confirmPassword', kind: 'password', required: true, rules: [sameAs('password')] },
       role,

@@ -36,7 +36,7 @@ export const messages = defineMessages({
   'authn.salt.prefix': { zh: '前缀', en: 'prefix' },
   'authn.salt.suffix': { zh: '后缀', en: 'suffix' },
   'authn.salt.disable': { zh: '不加盐', en: 'disable' },
-  'authn.saltRounds': { zh: 'Salt Rounds', en: 'Salt Rounds' },
+  'authn.saltRounds': { zh: '盐值轮数', en: 'Salt Rounds' },
   'authn.macFun': { zh: '伪随机函数', en: 'Pseudorandom Function' },
   'authn.iterations': { zh: '迭代次数', en: 'Iterations' },
   'authn.dkLength': { zh: '派生密钥长度', en: 'Derived Key Length' },

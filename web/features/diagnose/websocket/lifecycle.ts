@@ -120,6 +120,10 @@ export function disconnect(id: string) {
   const client = rt.client;
   if (conn.status !== 'connected' || !client) return;
   conn.status = 'disconnecting';
-  client.end(false, {}, () => rt.client === client && ended(conn, rt));
+  client.end(false, {}, () => {
+    if (rt.client !== client) return;
+    ended(conn, rt);
+    toast(t('websocket.disconnectSuccess'));
+  });
 }
 

@@ -37,6 +37,9 @@ export function subscribe(id: string) {
   const subscriptionId = v5 ? optionalNumber(form.subscriptionId) : undefined;
   const client = connectedClient(conn);
   client?.subscribe(topic, subscriptionId ? { qos, properties: { subscriptionIdentifier: subscriptionId } } : { qos }, (error, granted, packet) => {
+    // mqtt.js (client.js subscribe) sends no SUBSCRIBE for a filter it already holds at this QoS or
+    // higher and answers (null, []) with no SUBACK: the subscription stands, so this is no failure.
+    if (!error && !packet && granted?.length === 0) return void toast(t('websocket.alreadySubscribed', { topic }), 'info');
     // mqtt.js gives the SUBACK codes in the packet; a refusal's error carries no code of its own.
     const code = packet?.granted?.[0] ?? (error as { code?: number } | null | undefined)?.code ?? granted?.[0]?.qos;
     if (error || code === undefined || code >= 0x80) {

@@ -6,11 +6,12 @@
  * be built from the keyboard as well as by dragging on the canvas.
  */
 import { useState } from 'react';
-import { getLocale, t } from '../../../lib/i18n.ts';
-import { topicProblem } from '../../../lib/validators.ts';
+import { t } from '../../../lib/i18n.ts';
+import { publishTopic, topicProblem } from '../../../lib/validators.ts';
 import { Drawer } from '../../../ui/Drawer.tsx';
 import { Writable } from '../../../ui/Writable.tsx';
 import { Republish } from '../rules/OutputsEditor.tsx';
+import { eventText } from '../rules/eventText.ts';
 import type { RuleEvent } from '../rules/rules.tsx';
 import { callsFunction, isComplete, isSink, nodeSummary, type FlowNode, type Graph } from './graph.ts';
 import './messages.ts';
@@ -38,7 +39,9 @@ function check(node: FlowNode, graph: Graph): Errors {
     });
     if (!fields.some((f) => f.expr.trim())) errors['expr-0'] = t('flows.required');
   } else if (node.kind === 'republish') {
-    if (!String(node.args?.topic ?? '').trim()) errors.topic = t('rules.topicRequired');
+    const topic = String(node.args?.topic ?? '');
+    const problem = topic.trim() ? publishTopic(topic, {}) : t('rules.topicRequired');
+    if (problem) errors.topic = problem;
   } else if (node.kind !== 'console' && !value) {
     errors.value = t('flows.required');
   }
@@ -73,7 +76,7 @@ function Settings({ node, set, errors, events, actions, sources }: {
         </label>
       );
     case 'event': {
-      const options = events.filter((e) => e.event.startsWith('$events/')).map((e) => ({ value: e.event, label: `${e.title[getLocale()] || e.title.en || e.event} (${e.event})` }));
+      const options = events.filter((e) => e.event.startsWith('$events/')).map((e) => ({ value: e.event, label: `${eventText(e, 'title')} (${e.event})` }));
       return <Choice label={t('flows.event')} value={value} options={options} set={setValue} error={errors.value} test="flow-event" />;
     }
     case 'bridge': {

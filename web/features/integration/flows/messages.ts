@@ -59,7 +59,7 @@ export const messages = defineMessages({
   'flows.connect': { zh: '连接', en: 'Connect' },
   'flows.connections': { zh: '输出连接', en: 'Outgoing connections' },
   'flows.noConnections': { zh: '暂无连接', en: 'No connections' },
-  'flows.sourcesRequired': { zh: '至少需要一个 Source 节点和一个 Sink 节点', en: 'At least one Source node and one Sink node are required' },
+  'flows.sourcesRequired': { zh: '无法保存，流程中至少需要一个 Sink 节点和一个 Source 节点', en: 'Unable to save, there must be at least one Sink node and one Source node in the Flow' },
   'flows.unconnected': { zh: '不允许存在未连接的节点', en: 'Unconnected nodes are not allowed' },
   'flows.onlyOne': { zh: '一次只能创建一个 Flow', en: 'Only one flow can be created at a time' },
   'flows.functionFirst': { zh: '函数节点必须位于过滤节点之前', en: 'Function nodes must come before filter nodes' },

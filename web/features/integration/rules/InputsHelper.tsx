@@ -3,15 +3,15 @@
  * `/rule_events` goes into the FROM clause; each event lists its columns (offered while typing).
  */
 import { useState } from 'react';
-import { getLocale, t } from '../../../lib/i18n.ts';
+import { t } from '../../../lib/i18n.ts';
 import { topicProblem } from '../../../lib/validators.ts';
+import { eventText } from './eventText.ts';
 import type { RuleEvent } from './rules.tsx';
 import './messages.ts';
 
 export function InputsHelper({ events, onAdd }: { events: RuleEvent[]; onAdd: (source: string) => void }) {
   const [topic, setTopic] = useState('');
   const bad = topic !== '' && topicProblem(topic, 'filter') !== undefined;
-  const title = (e: RuleEvent) => e.title[getLocale()] || e.title.en || e.event;
   return (
     <aside class="rule-side" data-test="rule-inputs">
       <h4>{t('rules.inputs')}</h4>
@@ -28,8 +28,8 @@ export function InputsHelper({ events, onAdd }: { events: RuleEvent[]; onAdd: (s
       <h5>{t('rules.events')}</h5>
       {events.filter((e) => e.event.startsWith('$events/')).map((e) => (
         <details key={e.event} data-test="rule-event" data-key={e.event}>
-          <summary>{title(e)}</summary>
-          <small class="muted">{e.description[getLocale()] || e.description.en}</small>
+          <summary>{eventText(e, 'title')}</summary>
+          <small class="muted">{eventText(e, 'description')}</small>
           <div>
             <code>{e.event}</code>{' '}
             <button type="button" class="outline" style={{ padding: '0.1rem 0.5rem', fontSize: '0.8rem' }} data-test="rule-event-add"

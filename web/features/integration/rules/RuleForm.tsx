@@ -11,6 +11,7 @@ import { t } from '../../../lib/i18n.ts';
 import { navigate, useUnsavedGuard } from '../../../lib/navigation.ts';
 import { touch } from '../../../lib/resources.ts';
 import { toast } from '../../../lib/toasts.ts';
+import { publishTopic } from '../../../lib/validators.ts';
 import { CodeEditor } from '../../../ui/CodeEditor.tsx';
 import { Writable } from '../../../ui/Writable.tsx';
 import { InputsHelper } from './InputsHelper.tsx';
@@ -39,7 +40,11 @@ function check(d: Draft): Errors {
   if (!d.sql.trim()) errors.sql = t('rules.sqlRequired');
   const topics: Record<number, string> = {};
   d.actions.forEach((a, i) => {
-    if (typeof a !== 'string' && a.function === 'republish' && !String(a.args?.topic ?? '').trim()) topics[i] = t('rules.topicRequired');
+    if (typeof a !== 'string' && a.function === 'republish') {
+      const topic = String(a.args?.topic ?? '');
+      const problem = topic.trim() ? publishTopic(topic, {}) : t('rules.topicRequired');
+      if (problem) topics[i] = problem;
+    }
   });
   if (Object.keys(topics).length) errors.topics = topics;
   return errors;

@@ -6,8 +6,9 @@
 import { useEffect, useState } from 'react';
 import { api, ApiError } from '../../../lib/api.ts';
 import { errorText, handleError } from '../../../lib/errors.ts';
-import { getLocale, t } from '../../../lib/i18n.ts';
+import { t } from '../../../lib/i18n.ts';
 import { eventOf, eventType, fromList, sampleTopic } from './sql.ts';
+import { eventText } from './eventText.ts';
 import type { RuleEvent } from './rules.tsx';
 import './messages.ts';
 
@@ -66,7 +67,7 @@ export function TestPanel({ sql, events }: { sql: string; events: RuleEvent[] })
       <label>
         {t('rules.testEvent')}
         <select value={event} data-test="rule-test-event" onChange={(e) => setEvent(e.currentTarget.value)}>
-          {events.map((e) => <option key={e.event} value={e.event}>{`${e.title[getLocale()] || e.title.en} (${e.event})`}</option>)}
+          {events.map((e) => <option key={e.event} value={e.event}>{`${eventText(e, 'title')} (${e.event})`}</option>)}
         </select>
       </label>
       <fieldset class="rule-grid" data-test="rule-test-context" aria-label={t('rules.testContext')}>

@@ -3,6 +3,10 @@ import { defineMessages } from '../../../lib/i18n.ts';
 
 export const messages = defineMessages({
   'rules.id': { zh: 'ID', en: 'ID' },
+  'rules.event.alarmActivated.title': { zh: '告警激活', en: 'Alarm activated' },
+  'rules.event.alarmActivated.description': { zh: '告警被激活', en: 'An alarm was activated' },
+  'rules.event.alarmDeactivated.title': { zh: '告警解除', en: 'Alarm deactivated' },
+  'rules.event.alarmDeactivated.description': { zh: '告警被解除', en: 'An alarm was deactivated' },
   'rules.sql': { zh: 'SQL', en: 'SQL' },
   'rules.enable': { zh: '启用', en: 'Enable' },
   'rules.from': { zh: '数据源', en: 'Data source' },

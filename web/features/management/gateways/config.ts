@@ -19,5 +19,7 @@ export function basicValues(kind: GatewayKind, config: Record<string, unknown>):
 export function basicBody(kind: GatewayKind, values: Record<string, unknown>): Record<string, unknown> {
   const copy = { ...values };
   for (const key of kind.json ?? []) copy[key] = JSON.parse(String(copy[key] || '[]'));
+  // An empty PEM field means none: EMQX rejects an empty file name, and no cert means no TLS.
+  for (const key of Object.keys(copy)) if (key.includes('ssl_options.') && copy[key] === '') delete copy[key];
   return unflatten(copy);
 }

@@ -23,6 +23,14 @@ export interface GatewayKind {
   json?: string[];
 }
 
+// ExProto's gRPC server (the ConnectionAdapter service) runs TLS once it has `ssl_options`
+// (emqx_exproto_schema.erl at v5.5.1, exproto_grpc_server): then cert and key are both needed.
+const SERVER_TLS = 'server.ssl_options';
+const grpcPair = (other: string): Rule => (value, values) => {
+  const filled = (v: unknown) => typeof v === 'string' && v.trim() !== '';
+  return !filled(value) && filled(values[`${SERVER_TLS}.${other}`]) ? t('gateway.grpcMissingCertOrKey') : undefined;
+};
+
 const jsonArray: Rule = (value) => {
   try {
     return Array.isArray(JSON.parse(String(value || '[]'))) ? undefined : t('gateway.json');
@@ -101,6 +109,8 @@ export const KINDS: Record<GatewayName, GatewayKind> = {
     label: 'ExProto', listenerTypes: ['tcp', 'ssl', 'udp', 'dtls'], listener: { type: 'tcp', name: 'default', bind: '0.0.0.0:7993' },
     fields: [
       { name: 'server.bind', label: 'gateway.serverBind', required: true },
+      { name: `${SERVER_TLS}.certfile`, label: 'tls.certfile', kind: 'cert', help: 'gateway.grpcTlsHelp', rules: [grpcPair('keyfile')] },
+      { name: `${SERVER_TLS}.keyfile`, label: 'tls.keyfile', kind: 'cert', rules: [grpcPair('certfile')] },
       { name: 'handler.address', label: 'gateway.handlerAddress', required: true },
       { name: 'handler.service_name', label: 'gateway.serviceName', kind: 'select', options: options(['ConnectionUnaryHandler', 'ConnectionHandler']) },
       ...common,

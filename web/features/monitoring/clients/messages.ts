@@ -33,7 +33,7 @@ export const messages = defineMessages({
   'clients.mqueueDropped': { zh: '消息队列丢弃', en: 'Message Queue Dropped' },
   'clients.awaitingRel': { zh: '未确认的 PUBREC 数据包', en: 'Awaiting Release' },
   'clients.heapSize': { zh: '堆栈大小', en: 'Heap Size' },
-  'clients.reductions': { zh: 'Reductions', en: 'Reductions' },
+  'clients.reductions': { zh: '规约数 (Reductions)', en: 'Reductions' },
   'clients.mailboxLen': { zh: '进程邮箱', en: 'Mailbox' },
   'clients.connectionInfo': { zh: '连接信息', en: 'Connection' },
   'clients.sessionInfo': { zh: '会话信息', en: 'Session' },
