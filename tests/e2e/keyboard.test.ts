@@ -109,6 +109,8 @@ test('Escape closes a drawer and gives the focus back to the button that opened 
   assert.ok(await page.evaluate(() => document.querySelector('[data-test=banned-create-form]')!.contains(document.activeElement)));
   await page.keyboard.press('Escape');
   await page.waitForSelector('[data-test=banned-create-form]', { state: 'detached' });
+  // The focus is back on the opener once the screen has re-rendered without the panel.
+  await page.waitForFunction(() => document.activeElement?.getAttribute('data-test') === 'banned-create', null, { timeout: 2000 }).catch(() => undefined);
   assert.is((await focus(page)).id, 'banned-create');
 });
 

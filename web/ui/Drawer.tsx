@@ -32,7 +32,15 @@ export function Drawer(props: { title: string; onClose: () => void; children: Co
     return () => {
       removeEventListener('keydown', onKey);
       // After the panel is gone; an opener that went with it (a deleted row) is skipped.
-      if (opener && opener !== document.body && opener.isConnected) opener.focus();
+      const restore = () => {
+        if (opener && opener !== document.body && opener.isConnected) opener.focus();
+      };
+      restore();
+      // The screen may re-render as the panel goes (its toolbar, a reload) and drop the focus, or make
+      // the opener focusable only then: once more after that, unless the focus went elsewhere on purpose.
+      setTimeout(() => {
+        if (!document.activeElement || document.activeElement === document.body) restore();
+      }, 0);
     };
   }, []);
   return (
