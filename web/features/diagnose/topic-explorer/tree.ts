@@ -5,21 +5,11 @@
  * bounded by topic, history and payload limits, and what is dropped is counted. No rendering here.
  */
 import { PAYLOAD_VIEW_LIMIT } from '../../../ui/PayloadView.tsx';
+import type { LoggedMessage } from '../websocket/messageLog.ts';
 import { topicMatches } from '../websocket/monitors.ts';
 
-export interface TopicMessage {
-  id: number;
-  topic: string;
-  qos: 0 | 1 | 2;
-  retain: boolean;
-  /** Epoch milliseconds of arrival. */
-  time: number;
-  /** The bytes, or null when the payload was over 1 MB (counted, not kept). */
-  payload: Uint8Array | null;
-  size: number;
-  /** MQTT 5 properties as [name, text] pairs. */
-  props?: [string, string][];
-}
+/** A message as the test client logs it (its payload null when over the view limit, 1 MB). */
+export type TopicMessage = LoggedMessage;
 
 export interface TopicNode {
   /** This level's name ('' is a valid level). */
