@@ -6,6 +6,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { loginAsAdmin, openConsole, openPage, type ConsoleSession } from '../helpers/browser.ts';
+import { setUpOrFail } from '../helpers/suite.ts';
 import { startHttpSink, type HttpSink, type ReceivedRequest } from '../helpers/http-sink.ts';
 import { connectMqtt, endMqtt, login, request, spawnSimulator, waitFor } from '../helpers/simulator.ts';
 
@@ -15,20 +16,7 @@ let port = 0;
 let token = '';
 let received: ReceivedRequest[] = [];
 
-// A failing `before` would end the suite without a failed test: keep its error and fail each test with it.
-let setupError: unknown;
-
-test.before(async () => {
-  try {
-    await setUp();
-  } catch (err) {
-    setupError = err;
-  }
-});
-
-test.before.each(() => {
-  if (setupError) throw setupError;
-});
+setUpOrFail(test, setUp);
 
 async function setUp() {
   sink = await startHttpSink();

@@ -4,6 +4,7 @@
 // connect and publish. The points are read from the chart's `data-points`.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { setUpOrFail } from '../helpers/suite.ts';
 import { startHttpSink, type HttpSink } from '../helpers/http-sink.ts';
 import { openConsole, type ConsoleSession } from '../helpers/browser.ts';
 import { connectMqtt, endMqtt, login, request, waitFor } from '../helpers/simulator.ts';
@@ -12,8 +13,6 @@ let session: ConsoleSession;
 let sink: HttpSink | undefined;
 let token = '';
 
-// A failing `before` would end the suite without a failed test: keep its error and fail each test with it.
-let setupError: unknown;
 
 async function call(method: 'POST' | 'PUT', path: string, body: unknown) {
   const res = await request(session.sim.baseUrl, method, `/api/v5${path}`, { token, body });
@@ -37,17 +36,7 @@ async function setUp() {
   }
 }
 
-test.before(async () => {
-  try {
-    await setUp();
-  } catch (err) {
-    setupError = err;
-  }
-});
-
-test.before.each(() => {
-  if (setupError) throw setupError;
-});
+setUpOrFail(test, setUp);
 
 test.after(async () => {
   await session?.close();

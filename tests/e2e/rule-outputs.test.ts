@@ -5,6 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openConsole, type ConsoleSession } from '../helpers/browser.ts';
+import { setUpOrFail } from '../helpers/suite.ts';
 import { startHttpSink, type HttpSink, type ReceivedRequest } from '../helpers/http-sink.ts';
 import { connectMqtt, endMqtt, login, request, waitFor } from '../helpers/simulator.ts';
 
@@ -15,23 +16,12 @@ let port = 0;
 let token = '';
 let received: ReceivedRequest[] = [];
 
-// A failing `before` would end the suite without a failed test: keep its error and fail each test with it.
-let setupError: unknown;
-
-test.before(async () => {
-  try {
-    sink = await startHttpSink();
-    port = sink.port;
-    received = sink.received;
-    session = await openConsole();
-    token = await login(session.sim.baseUrl);
-  } catch (err) {
-    setupError = err;
-  }
-});
-
-test.before.each(() => {
-  if (setupError) throw setupError;
+setUpOrFail(test, async () => {
+  sink = await startHttpSink();
+  port = sink.port;
+  received = sink.received;
+  session = await openConsole();
+  token = await login(session.sim.baseUrl);
 });
 
 test.after(async () => {
