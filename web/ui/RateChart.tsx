@@ -6,6 +6,7 @@
  */
 import { useMemo, useState } from 'react';
 import { defineMessages, getLocale, t } from '../lib/i18n.ts';
+import { addStyleSheet } from '../lib/styles.ts';
 import { useRates, type RatePoint } from '../lib/useRates.ts';
 import { Chart } from './Chart.tsx';
 import { Failed } from './States.tsx';
@@ -33,11 +34,7 @@ const CSS = `
 
 /** Adds the chart's styles to the page once; they follow Pico's variables, so both themes. */
 function addStyles() {
-  if (document.getElementById('rate-chart-styles')) return;
-  const style = document.createElement('style');
-  style.id = 'rate-chart-styles';
-  style.textContent = CSS;
-  document.head.append(style);
+  addStyleSheet('rate-chart-styles', CSS);
 }
 
 export interface RateSeries {

@@ -2,6 +2,8 @@
  * Styles of the Topic Explorer, in Pico's variables so both themes follow. They travel with the
  * explorer's chunk and are added to the page once, when it first opens.
  */
+import { addStyleSheet } from '../../../lib/styles.ts';
+
 const CSS = `
 .tx-columns{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:1rem;align-items:start}
 .tx-toolbar{display:flex;gap:.75rem;align-items:center;flex-wrap:wrap;margin-bottom:.6rem}
@@ -50,9 +52,5 @@ const CSS = `
 
 /** Adds the explorer's styles to the page (once). */
 export function addExplorerStyles() {
-  if (typeof document === 'undefined' || document.getElementById('topic-explorer-styles')) return;
-  const style = document.createElement('style');
-  style.id = 'topic-explorer-styles';
-  style.textContent = CSS;
-  document.head.append(style);
+  addStyleSheet('topic-explorer-styles', CSS);
 }

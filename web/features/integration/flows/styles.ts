@@ -2,6 +2,8 @@
  * Styles of the flow designer, canvas included, in Pico's variables so both themes follow. They
  * travel with the designer's chunk and are added to the page once, when it first opens.
  */
+import { addStyleSheet } from '../../../lib/styles.ts';
+
 const CSS = `
 .flow-head{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,2fr) auto;gap:0 1rem;align-items:end}
 .flow-head label{margin-bottom:0}
@@ -59,9 +61,5 @@ const CSS = `
 
 /** Adds the designer's styles to the page (once). */
 export function addDesignerStyles() {
-  if (typeof document === 'undefined' || document.getElementById('flow-designer-styles')) return;
-  const style = document.createElement('style');
-  style.id = 'flow-designer-styles';
-  style.textContent = CSS;
-  document.head.append(style);
+  addStyleSheet('flow-designer-styles', CSS);
 }

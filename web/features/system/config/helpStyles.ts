@@ -2,6 +2,8 @@
  * Styles of the help line under config fields (description, default, unit, reset), in Pico's
  * variables so both themes follow. They travel with the help module and are added once.
  */
+import { addStyleSheet } from '../../../lib/styles.ts';
+
 const CSS = `
 .config-section .field>small:empty{display:none}
 .config-section .field>[role=group]{margin-bottom:.15rem}
@@ -14,9 +16,5 @@ const CSS = `
 
 /** Adds the help line's styles to the page (once). */
 export function addHelpStyles() {
-  if (typeof document === 'undefined' || document.getElementById('config-help-styles')) return;
-  const style = document.createElement('style');
-  style.id = 'config-help-styles';
-  style.textContent = CSS;
-  document.head.append(style);
+  addStyleSheet('config-help-styles', CSS);
 }
