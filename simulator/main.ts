@@ -174,7 +174,9 @@ const USAGE = `Usage: node --import tsx/esm simulator/main.ts [flags]
   --reset-data      move the state files of --data-dir aside (kept as
                     state.json.reset-<time>) and start with an empty state
   --emqx-version V  the broker release to be: 5.5.1 or 5.8.9 (default 5.5.1)
-  --edition E       ee (Enterprise) or ce (Community) (default ee)`;
+  --edition E       ee (Enterprise) or ce (Community) (default ee)
+  --console-dir DIR the built console to serve at / (default: dist/ of this
+                    repository)`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
@@ -227,6 +229,7 @@ export function parseFlags(argv: readonly string[]): StartFlags & { logLevel: st
         if (!(EDITIONS as readonly string[]).includes(value)) fail(`--edition: expected ${EDITIONS.join(' or ')}, got ${value}`);
         flags.app = { ...flags.app, edition: value as Edition };
         break;
+      case '--console-dir': flags.app = { ...flags.app, staticDir: value }; break;
       case '--down-node': flags.app = { ...flags.app, downNodes: [...(flags.app?.downNodes ?? []), value] }; break;
       default: fail(`unknown flag ${flag}`);
     }
