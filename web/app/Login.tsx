@@ -12,7 +12,7 @@ import { currentSearch, navigate } from '../lib/navigation.ts';
 import { changePassword, DEFAULT_PASSWORD, login, session } from '../lib/session.ts';
 import { settings, updateSettings } from '../lib/settings.ts';
 import { toast } from '../lib/toasts.ts';
-import { notSameAs, password, passwordRequired, sameAs, usernameRequired } from '../lib/validators.ts';
+import { notSameAs, password, passwordRequired, sameAs, usernameRequired } from '../lib/rules.ts';
 import { Form } from '../ui/Form.tsx';
 import type { FieldDecl } from '../ui/resource.ts';
 

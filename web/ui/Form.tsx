@@ -15,7 +15,7 @@ import { errorDetail, handleError } from '../lib/errors.ts';
 import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/toasts.ts';
 import { useUnsavedGuard } from '../lib/navigation.ts';
-import { required, type Rule } from '../lib/validators.ts';
+import { required, type Rule } from '../lib/rules.ts';
 import { widgets } from './fields.tsx';
 import type { FieldDecl } from './resource.ts';
 

@@ -1,0 +1,68 @@
+/**
+ * The form rules the login page and every form need (required fields, the password rule); the
+ * other rules are in validators.ts, which re-exports these. Each rule takes the field's value
+ * (and the whole form) and returns a translated message or undefined.
+ */
+import { defineMessages, t } from './i18n.ts';
+
+/** A form rule: the translated problem with `value`, or undefined when it is acceptable. */
+export type Rule = (value: unknown, values: Record<string, unknown>) => string | undefined;
+
+defineMessages({
+  'validation.required': { zh: '此项为必填项', en: 'This field is required' },
+  'validation.usernameRequired': { zh: '请输入用户名', en: 'Username is required' },
+  'validation.passwordRequired': { zh: '请输入密码', en: 'Password is required' },
+  'validation.password': {
+    zh: '密码须为 8 至 64 位可打印 ASCII 字符，且至少包含字母、数字、符号（含空格）中的两种',
+    en: 'The password must be 8 to 64 printable ASCII characters combining at least two of letters, numbers and symbols (space included)',
+  },
+  'validation.notSameAs': { zh: '新旧密码不能相同', en: 'The new and old passwords cannot be the same' },
+  'validation.sameAs': { zh: '两次输入不一致', en: "Two inputs don't match!" },
+});
+
+/** Whether a value counts as not filled in: undefined, null, '' or an empty list. */
+export function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+/** Rejects an empty value with the generic message or the one under `key`. */
+export function required(key = 'validation.required'): Rule {
+  return (value) => (isEmpty(value) ? t(key) : undefined);
+}
+
+/** Rejects an empty username with 'Username is required'. */
+export const usernameRequired: Rule = required('validation.usernameRequired');
+/** Rejects an empty password with 'Password is required'. */
+export const passwordRequired: Rule = required('validation.passwordRequired');
+
+/**
+ * Whether `s` follows EMQX's `legal_password`: 8–64 printable ASCII characters from at least two
+ * of the classes letters, digits and other symbols (space counts as a symbol).
+ */
+export function isValidPassword(s: string): boolean {
+  if (s.length < 8 || s.length > 64 || !/^[\x20-\x7e]*$/.test(s)) return false;
+  const classes = [/[a-zA-Z]/, /[0-9]/, /[^a-zA-Z0-9]/].filter((re) => re.test(s)).length;
+  return classes >= 2;
+}
+
+/** Rejects a password that breaks the server's password rule. */
+export const password: Rule = (value) => (isEmpty(value) || isValidPassword(String(value)) ? undefined : t('validation.password'));
+
+/** Rejects a new password equal to the one in `field` (the old password). */
+export function notSameAs(field: string): Rule {
+  return (value, values) => (!isEmpty(value) && value === values[field] ? t('validation.notSameAs') : undefined);
+}
+
+/** Rejects a confirmation that differs from the value in `field`. */
+export function sameAs(field: string): Rule {
+  return (value, values) => (value !== values[field] ? t('validation.sameAs') : undefined);
+}
+
+/** Runs `rules` in order and returns the first message, or undefined when all pass. */
+export function validate(rules: readonly Rule[], value: unknown, values: Record<string, unknown> = {}): string | undefined {
+  for (const rule of rules) {
+    const message = rule(value, values);
+    if (message) return message;
+  }
+  return undefined;
+}
