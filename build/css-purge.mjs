@@ -542,6 +542,11 @@ function hasAttribute(usage, attr) {
 /** A selector of the root element alone (`:root`, `:root:not([data-theme=dark])`): theme variables. */
 const ROOT_ONLY = /^:root(?:[:[][^\s>+~]*)?$/i;
 
+/** Whether a rule's selector stays for `usage` (theme variables and `keep` patterns always do). */
+function stays(sel, usage, keep) {
+  return ROOT_ONLY.test(sel) || keep.some((re) => re.test(sel)) || canMatch(sel, usage);
+}
+
 /**
  * Removes what cannot match from `css`.
  * @param {string} css
@@ -552,6 +557,242 @@ const ROOT_ONLY = /^:root(?:[:[][^\s>+~]*)?$/i;
  * @returns {{ css: string, removedSelectors: string[], removedKeyframes: string[] }}
  */
 export function purgeCss(css, usage, options = {}) {
+  const { nodes, removedSelectors, removedKeyframes } = purgeNodes(parseCss(css), usage, options);
+  return { css: serialize(nodes), removedSelectors, removedKeyframes };
+}
+
+/**
+ * Splits stylesheets (given in cascade order) in two: the rules that can match the page shown
+ * first (`first`, e.g. what the login page renders), and `later`, a stylesheet to add after them
+ * that makes the cascade what the whole stylesheets give. `later` holds every rule `first` cannot
+ * match and a copy of each first-page rule that comes after a rule of `later` it could compete
+ * with: a declaration of the same property (family) at the same selector specificity, where only
+ * their order decides, on an element both can match (the same element name or none, the same
+ * pseudo-element). Added after, `later` keeps the original order wherever two rules compete:
+ * rules in `later` keep their order among themselves, and a first-page rule that stays behind in
+ * `first` follows no rule of `later` it competes with. Each sheet's `usage` purges what the whole
+ * console cannot match, as `purgeCss` does (null keeps every rule). A selector list that may not be
+ * shortened (see `purgeNodes`) moves whole. At-rules without rules inside (@keyframes, @font-face
+ * …) stay in `first`. Nested rules are refused: their declarations are not read.
+ * @param {{ css: string, usage: Usage | null }[]} sheets
+ * @param {Usage} first
+ * @param {{ keep?: RegExp[], keyframesUsedElsewhere?: Iterable<string> }} [options]
+ * @returns {{ first: string[], later: string[], copied: number, removedSelectors: string[], removedKeyframes: string[] }}
+ */
+export function splitCss(sheets, first, options = {}) {
+  const keep = options.keep ?? [];
+  const removedSelectors = [];
+  const removedKeyframes = [];
+  /**
+   * What the declarations in `later` so far set: property family, specificity and pseudo-element
+   * → the element names they are for ('' for any element).
+   */
+  const inLater = new Map();
+  let setsAll = false;
+  let copied = 0;
+  const signatures = (selectors, body) => {
+    const families = declaredFamilies(body);
+    return selectors.flatMap((sel) => {
+      const spec = specificity(sel).join(',');
+      const { tag, pseudo } = subjectOf(sel);
+      return families.map((family) => ({ key: `${family}|${spec}|${pseudo}`, tag, all: family === 'all' }));
+    });
+  };
+  const competes = (sigs) => setsAll || sigs.some((sig) => {
+    if (sig.all) return inLater.size > 0;
+    const tags = inLater.get(sig.key);
+    return !!tags && (sig.tag === '' || tags.has('') || tags.has(sig.tag));
+  });
+  const addToLater = (sigs) => {
+    for (const sig of sigs) {
+      if (sig.all) setsAll = true;
+      if (!inLater.has(sig.key)) inLater.set(sig.key, new Set());
+      inLater.get(sig.key).add(sig.tag);
+    }
+  };
+  /** @param {Node[]} nodes @returns {[Node[], Node[]]} */
+  const split = (nodes) => {
+    const early = [];
+    const late = [];
+    for (const node of nodes) {
+      if (node.type === 'rule') {
+        if (scanTo(node.body, 0, ['{', '}']) >= 0) throw new Error(`css split: nested rules are not supported (${node.selectors})`);
+        const selectors = splitSelectors(node.selectors);
+        const now = selectors.filter((sel) => stays(sel, first, keep));
+        if (/:-[a-z]+-/i.test(node.selectors) && now.length && now.length < selectors.length) {
+          // Not to be shortened: whole in both parts.
+          early.push(node);
+          late.push(node);
+          addToLater(signatures(selectors, node.body));
+          copied += now.length;
+          continue;
+        }
+        if (now.length) early.push(now.length === selectors.length ? node : { ...node, selectors: now.join(',') });
+        const copies = now.filter((sel) => competes(signatures([sel], node.body)));
+        const moved = selectors.filter((sel) => !now.includes(sel) || copies.includes(sel));
+        if (moved.length) {
+          late.push(moved.length === selectors.length ? node : { ...node, selectors: moved.join(',') });
+          addToLater(signatures(moved, node.body));
+          copied += copies.length;
+        }
+        continue;
+      }
+      if (node.rules) {
+        const [a, b] = split(node.rules);
+        if (a.length || /^layer$/i.test(node.name)) early.push({ ...node, rules: a });
+        if (b.length) late.push({ ...node, rules: b });
+        continue;
+      }
+      early.push(node);
+    }
+    return [early, late];
+  };
+  const firstParts = [];
+  const laterParts = [];
+  for (const sheet of sheets) {
+    let nodes = parseCss(sheet.css);
+    if (sheet.usage) {
+      const purged = purgeNodes(nodes, sheet.usage, options);
+      nodes = purged.nodes;
+      removedSelectors.push(...purged.removedSelectors);
+      removedKeyframes.push(...purged.removedKeyframes);
+    }
+    const [a, b] = split(nodes);
+    firstParts.push(serialize(a));
+    laterParts.push(serialize(b));
+  }
+  return { first: firstParts, later: laterParts, copied, removedSelectors, removedKeyframes };
+}
+
+/**
+ * Properties that set one another (shorthands and their parts, logical and physical sides,
+ * aliases) share a family; a family is the property's first word without a vendor prefix, merged
+ * as below. Erring towards one family only copies a rule more.
+ */
+const FAMILY_OF_WORD = new Map(Object.entries({
+  right: 'inset', left: 'inset', top: 'inset', bottom: 'inset',
+  line: 'font',
+  row: 'gap', column: 'gap', columns: 'gap', grid: 'gap',
+  align: 'place', justify: 'place',
+  width: 'size', height: 'size', inline: 'size', block: 'size', min: 'size', max: 'size', aspect: 'size', contain: 'size',
+  white: 'text', word: 'text', overflow: 'text', hyphens: 'text', letter: 'text', tab: 'text',
+  mask: 'background',
+}));
+
+/** The property families a declaration block sets; `all` when it sets `all`. @param {string} body @returns {string[]} */
+function declaredFamilies(body) {
+  const families = new Set();
+  let i = 0;
+  while (i < body.length) {
+    const end = scanTo(body, i, [';']);
+    const declaration = body.slice(i, end < 0 ? body.length : end);
+    i = end < 0 ? body.length : end + 1;
+    const colon = declaration.indexOf(':');
+    if (colon < 0) continue;
+    const property = declaration.slice(0, colon).trim().toLowerCase();
+    if (!property) continue;
+    if (property.startsWith('--')) {
+      families.add(property);
+      continue;
+    }
+    const word = property.replace(/^-(?:webkit|moz|ms|o)-/, '').split('-')[0];
+    families.add(FAMILY_OF_WORD.get(word) ?? word);
+  }
+  return [...families];
+}
+
+/**
+ * The element a complex selector styles, as far as its last compound says: the element name ('' when
+ * it names none, or only through :is() and the like) and the pseudo-element ('' for the element itself).
+ * @param {string} selector @returns {{ tag: string, pseudo: string }}
+ */
+export function subjectOf(selector) {
+  const s = selector.trim();
+  // Start of the last compound: after the last combinator outside brackets and parentheses.
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '\\') i++;
+    else if (c === '(' || c === '[') i = groupEnd(s, i) - 1;
+    else if (c === '"' || c === "'") i = stringEnd(s, i) - 1;
+    else if (/[\s>+~]/.test(c)) start = i + 1;
+  }
+  const compound = s.slice(start);
+  let tag = '';
+  if (IDENT_CHAR.test(compound[0] ?? '') || compound[0] === '\\') {
+    const [name, next] = readIdent(compound, 0);
+    tag = compound[next] === '|' ? '' : name.toLowerCase();
+  }
+  const pseudo = /::?(before|after|first-line|first-letter)\b|::([\w-]+)/i.exec(compound);
+  return { tag, pseudo: pseudo ? (pseudo[1] ?? pseudo[2]).toLowerCase() : '' };
+}
+
+/**
+ * The specificity of a complex selector as [ids, classes/attributes/pseudo-classes, elements/
+ * pseudo-elements]: :where() counts nothing, :is()/:not()/:has() their most specific argument.
+ * @param {string} selector @returns {[number, number, number]}
+ */
+export function specificity(selector) {
+  const s = selector;
+  const total = [0, 0, 0];
+  const add = (v) => {
+    total[0] += v[0];
+    total[1] += v[1];
+    total[2] += v[2];
+  };
+  const most = (list) => splitSelectors(list).map(specificity).reduce((m, v) => (v[0] - m[0] || v[1] - m[1] || v[2] - m[2]) > 0 ? v : m, [0, 0, 0]);
+  let i = 0;
+  while (i < s.length) {
+    const c = s[i];
+    if (/[\s>+~*,|&]/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '#' || c === '.') {
+      total[c === '#' ? 0 : 1]++;
+      i = readIdent(s, i + 1)[1];
+      continue;
+    }
+    if (c === '[') {
+      total[1]++;
+      i = groupEnd(s, i);
+      continue;
+    }
+    if (c === ':') {
+      const element = s[i + 1] === ':';
+      const [name, next] = readIdent(s, i + (element ? 2 : 1));
+      i = next;
+      const lower = name.toLowerCase();
+      let args = null;
+      if (s[i] === '(') {
+        const end = groupEnd(s, i);
+        args = s.slice(i + 1, end - 1);
+        i = end;
+      }
+      if (element || ['before', 'after', 'first-line', 'first-letter'].includes(lower)) total[2]++;
+      else if (lower === 'where') continue;
+      else if (MATCHES_ANY.has(lower) || lower === 'not') {
+        if (args !== null) add(most(args));
+      } else if (/^nth-(last-)?child$/.test(lower) && args !== null && /\sof\s/i.test(args)) {
+        total[1]++;
+        add(most(args.split(/\sof\s/i)[1]));
+      } else total[1]++;
+      continue;
+    }
+    if (IDENT_CHAR.test(c) || c === '\\') {
+      const [, next] = readIdent(s, i);
+      i = next;
+      if (s[i] === '|' && s[i + 1] !== '=') continue; // a namespace prefix
+      total[2]++;
+      continue;
+    }
+    i++;
+  }
+  return total;
+}
+
+/** @param {Node[]} parsed @param {Usage} usage @param {{ keep?: RegExp[], keyframesUsedElsewhere?: Iterable<string> }} options */
+function purgeNodes(parsed, usage, options) {
   const keep = options.keep ?? [];
   const removedSelectors = [];
   const removedKeyframes = [];
@@ -566,7 +807,7 @@ export function purgeCss(css, usage, options = {}) {
           continue;
         }
         const selectors = splitSelectors(node.selectors);
-        const alive = selectors.filter((sel) => ROOT_ONLY.test(sel) || keep.some((re) => re.test(sel)) || canMatch(sel, usage));
+        const alive = selectors.filter((sel) => stays(sel, usage, keep));
         if (alive.length === 0) {
           removedSelectors.push(...selectors);
           continue;
@@ -589,7 +830,7 @@ export function purgeCss(css, usage, options = {}) {
     return kept;
   }
 
-  let nodes = purgeList(parseCss(css));
+  let nodes = purgeList(parsed);
   // Keyframes stay when a kept rule, another stylesheet or a source string names them.
   const referenced = new Set(options.keyframesUsedElsewhere ?? []);
   for (const word of usage.words) referenced.add(word);
@@ -616,5 +857,5 @@ export function purgeCss(css, usage, options = {}) {
     return true;
   });
   nodes = dropKeyframes(nodes);
-  return { css: serialize(nodes), removedSelectors, removedKeyframes };
+  return { nodes, removedSelectors, removedKeyframes };
 }

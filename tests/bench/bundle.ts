@@ -1,8 +1,8 @@
 // Bundle figures from the production build's metafile: what the login page needs (entry, its
-// static imports and the CSS), the largest lazy chunk (the MQTT library chunk named on its own
+// static imports and index.html, which holds the login page's stylesheet), the largest lazy chunk (the MQTT library chunk named on its own
 // line and exempt, as in build.mjs), and all chunks together, gzip level 9 as the build measures.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -44,17 +44,17 @@ export function bundleRows(): Row[] {
   }
   const outputs = meta.outputs;
   const gzip = new Map<string, number>();
-  for (const file of Object.keys(outputs)) {
-    if (!file.endsWith('.map')) gzip.set(file, gzipSync(readFileSync(path.join(REPO_ROOT, file)), { level: 9 }).length);
+  // The build inlines the login page's stylesheet into index.html (and removes its file).
+  const INDEX = 'dist/index.html';
+  for (const file of [...Object.keys(outputs), INDEX]) {
+    if (!file.endsWith('.map') && existsSync(path.join(REPO_ROOT, file))) gzip.set(file, gzipSync(readFileSync(path.join(REPO_ROOT, file)), { level: 9 }).length);
   }
   const entry = Object.keys(outputs).find((f) => outputs[f].entryPoint === 'web/main.tsx')!;
-  const login = new Set([entry]);
+  const login = new Set([entry, INDEX]);
   for (const file of login) {
-    for (const imp of outputs[file].imports) if (imp.kind === 'import-statement') login.add(imp.path);
-    const css = outputs[file].cssBundle;
-    if (css) login.add(css);
+    if (file !== INDEX) for (const imp of outputs[file].imports) if (imp.kind === 'import-statement') login.add(imp.path);
   }
-  const exempt = (file: string) => Object.keys(outputs[file].inputs).some((input) => EXEMPT.test(input));
+  const exempt = (file: string) => file !== INDEX && Object.keys(outputs[file].inputs).some((input) => EXEMPT.test(input));
   const sum = (files: Iterable<string>) => [...files].reduce((n, f) => n + (gzip.get(f) ?? 0), 0);
   const lazy = [...gzip.keys()].filter((f) => f.endsWith('.js') && !login.has(f));
   const counted = lazy.filter((f) => !exempt(f)).sort((a, b) => gzip.get(b)! - gzip.get(a)!);
@@ -64,7 +64,7 @@ export function bundleRows(): Row[] {
   const total = sum(gzip.keys());
   const largest = counted[0];
   return [
-    budgeted(S, 'login page JS+CSS gzip', loginBytes, kb(loginBytes), 45 * KB, '≤ 45 KB'),
+    budgeted(S, `login page JS+CSS gzip (index.html with its stylesheet and ${login.size - 1} modules)`, loginBytes, kb(loginBytes), 40 * KB, '≤ 40 KB'),
     budgeted(S, `largest lazy chunk gzip (${largest ? name(largest) : 'none'})`, gzip.get(largest) ?? 0, kb(gzip.get(largest) ?? 0), 30 * KB, '≤ 30 KB'),
     info(S, `MQTT library chunk gzip, exempt (${mqtt.map(name).join(', ') || 'none'})`, kb(sum(mqtt)), sum(mqtt)),
     budgeted(S, `all chunks gzip (${gzip.size} files)`, total, kb(total), 320 * KB, '≤ 320 KB'),

@@ -1,14 +1,15 @@
-// Proves the stylesheet purge (build/css-purge.mjs) changes nothing visible:
+// Proves the stylesheet purge and split (build/css-purge.mjs) change nothing visible:
 //   node --import tsx/esm tests/bench/css-compare.ts [OUT_DIR] [--only /path,/other]
-// Builds the console twice, without the purge (Pico whole) and with it (the normal dist/), then
+// Builds the console twice, as one stylesheet without the purge (Pico whole) and as shipped
+// (purged, and split into the login page's stylesheet and the shell's: the normal dist/), then
 // walks every screen of the route table against a `--seed demo` simulator in en/zh × light/dark,
 // plus the login page, the user menu, create drawers (submitted empty, to show field errors)
 // and confirmation dialogs. For each view it takes full-page screenshots with the purged
-// stylesheet and, on the same DOM, with Pico whole (see `compare`); pairs that differ are decoded
+// stylesheets and, on the same DOM, with the one whole stylesheet (see `compare`); pairs that differ are decoded
 // and diffed pixel by pixel by Chromium in a canvas and written to OUT_DIR (both shots, a diff
 // image, a magnified crop of the differing region); the exit code is 1 when any differ.
 // `--control` adds a visible rule to the whole stylesheet, to see that differences are caught;
-// `--same` serves the purged stylesheet on both sides, to see the rendering noise of a swap.
+// `--same` serves the shipped rules on both sides, to see the rendering noise of a swap.
 // dist/ is left built with the purge, as `node build.mjs` leaves it.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,24 +30,30 @@ const outDir = argv.find((a, i) => !a.startsWith('--') && (onlyAt < 0 || i !== o
 mkdirSync(outDir, { recursive: true });
 
 const dist = path.join(REPO_ROOT, 'dist');
-/** Builds dist/ (ignoring a budget failure: the files are written before the check) and returns its main stylesheet. */
-function build(flags: string[]): { name: string; text: string } {
+/** The shell's stylesheet in dist/index.html (the login page's is inside it, `style#login-styles`). */
+const SHEETS = /shell-[A-Z0-9]{8}\.css/g;
+/**
+ * Builds dist/ (ignoring a budget failure: the files are written before the check) and returns
+ * its stylesheets' text in cascade order (the login page's, then the shell's).
+ */
+function build(flags: string[]): string {
   try {
     execFileSync(process.execPath, ['build.mjs', ...flags], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   } catch {
     // over budget: reported by the build itself
   }
-  const name = /href="\.\/(main-[^"]+\.css)"/.exec(readFileSync(path.join(dist, 'index.html'), 'utf8'))?.[1];
-  if (!name) throw new Error('no main stylesheet in dist/index.html');
-  return { name, text: readFileSync(path.join(dist, name), 'utf8') };
+  const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const login = /<style id="login-styles">([\s\S]*?)<\/style>/.exec(html)?.[1];
+  if (login === undefined) throw new Error('no login stylesheet in dist/index.html');
+  return [login, ...(html.match(SHEETS) ?? []).map((name) => readFileSync(path.join(dist, name), 'utf8'))].join('\n');
 }
 
-console.error('building without the purge …');
-const full = build(['--no-css-purge']);
-console.error('building with the purge …');
-const purged = build([]);
-if (purged.text === full.text) throw new Error('the purge removed nothing: is it switched on?');
-console.error(`main stylesheet ${full.text.length} → ${purged.text.length} bytes`);
+console.error('building one stylesheet without the purge …');
+const full = build(['--no-css-purge', '--no-css-split']);
+console.error('building as shipped …');
+const shipped = build([]);
+if (shipped === full) throw new Error('the purge removed nothing: is it switched on?');
+console.error(`stylesheets ${full.length} → ${shipped.length} bytes`);
 
 type Shot = Buffer;
 interface Difference { view: string; pixels: number; size?: string; where: string }
@@ -121,23 +128,32 @@ async function pixelDiff(decoder: Page, a: Shot, b: Shot): Promise<PixelDiff> {
 }
 const png = (dataUrl: string) => Buffer.from(dataUrl.split(',')[1], 'base64');
 
-/** Swaps the console's main stylesheet for the purged or the whole one and waits until it applies. */
+/**
+ * Switches between the shipped stylesheets (as the page loaded them) and the one whole stylesheet
+ * (a link added before the first of them, served by the route in `run`), and waits until it applies.
+ */
 async function useStylesheet(page: Page, variant: 'purged' | 'full') {
-  await page.evaluate(async ([name, variant]) => {
-    const link = document.querySelector<HTMLLinkElement>(`link[rel=stylesheet][href*="${name}"]`);
-    if (!link) throw new Error('main stylesheet link not found');
-    const href = `./${name}${variant === 'full' ? '?full' : ''}`;
-    if (link.getAttribute('href') === href) return;
-    const next = link.cloneNode() as HTMLLinkElement;
-    await new Promise((resolve, reject) => {
-      next.onload = resolve;
-      next.onerror = reject;
-      next.setAttribute('href', href);
-      link.after(next);
-    });
-    link.remove();
+  await page.evaluate(async ([pattern, variant]) => {
+    const re = new RegExp(pattern);
+    const login = document.querySelector<HTMLStyleElement>('style#login-styles');
+    if (!login) throw new Error('login stylesheet not found');
+    const shipped: (HTMLStyleElement | HTMLLinkElement)[] = [login,
+      ...[...document.querySelectorAll<HTMLLinkElement>('link[rel=stylesheet]')].filter((l) => re.test(l.href) && !l.href.endsWith('?full'))];
+    let whole = document.querySelector<HTMLLinkElement>('link[rel=stylesheet][href$="?full"]');
+    if (!whole) {
+      whole = document.createElement('link');
+      whole.rel = 'stylesheet';
+      await new Promise((resolve, reject) => {
+        whole!.onload = resolve;
+        whole!.onerror = reject;
+        whole!.href = './whole.css?full';
+        login.before(whole!);
+      });
+    }
+    whole.disabled = variant !== 'full';
+    for (const sheet of shipped) sheet.disabled = variant === 'full';
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-  }, [purged.name, variant] as const);
+  }, [SHEETS.source, variant] as const);
 }
 
 const shoot = (page: Page) => page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' });
@@ -229,8 +245,8 @@ async function run(browser: Browser, baseUrl: string, locale: string, scheme: 'l
   const tag = `${locale.slice(0, 2)}-${scheme}`;
   const w = await openPage(browser, { locale, colorScheme: scheme });
   const { page } = w;
-  const body = same ? purged.text : control ? full.text + 'h1,h2,h3,th{color:red!important}' : full.text;
-  await page.route(/\/main-[^/]+\.css\?full$/, (route) => route.fulfill({ status: 200, contentType: 'text/css', body }));
+  const body = same ? shipped : control ? full + 'h1,h2,h3,th{color:red!important}' : full;
+  await page.route(/\/whole\.css\?full$/, (route) => route.fulfill({ status: 200, contentType: 'text/css', body }));
   const inflight = { count: 0, last: Date.now() };
   page.on('request', () => ((inflight.count++), (inflight.last = Date.now())));
   const done = () => ((inflight.count = Math.max(0, inflight.count - 1)), (inflight.last = Date.now()));

@@ -1,5 +1,6 @@
 // The stylesheet purge of the build (build/css-purge.mjs): what the source scan finds, how the
-// CSS is parsed, and which selectors, rules, at-blocks and keyframes are removed or kept.
+// CSS is parsed, which selectors, rules, at-blocks and keyframes are removed or kept, and how a
+// stylesheet is split into the login page's part and the rest.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { transformSync } from 'esbuild';
@@ -17,7 +18,7 @@ interface Usage {
   values: Set<string>;
   words: Set<string>;
 }
-const { addSource, addThirdParty, canMatch, emptyUsage, parseCss, purgeCss, serialize, splitSelectors, stringLiterals, stripComments } = purge as {
+const { addSource, addThirdParty, canMatch, emptyUsage, parseCss, purgeCss, serialize, specificity, splitCss, subjectOf, splitSelectors, stringLiterals, stripComments } = purge as {
   addSource(usage: Usage, text: string, file?: string): void;
   addThirdParty(usage: Usage, text: string): void;
   canMatch(selector: string, usage: Usage): boolean;
@@ -26,6 +27,10 @@ const { addSource, addThirdParty, canMatch, emptyUsage, parseCss, purgeCss, seri
   serialize(nodes: unknown[]): string;
   purgeCss(css: string, usage: Usage, options?: { keep?: RegExp[]; keyframesUsedElsewhere?: Iterable<string> }):
     { css: string; removedSelectors: string[]; removedKeyframes: string[] };
+  specificity(selector: string): number[];
+  subjectOf(selector: string): { tag: string; pseudo: string };
+  splitCss(sheets: { css: string; usage: Usage | null }[], first: Usage, options?: { keep?: RegExp[]; keyframesUsedElsewhere?: Iterable<string> }):
+    { first: string[]; later: string[]; copied: number; removedSelectors: string[]; removedKeyframes: string[] };
   splitSelectors(list: string): string[];
   stringLiterals(src: string): { text: string; openLeft: boolean; openRight: boolean }[];
   stripComments(css: string): string;
@@ -199,6 +204,107 @@ test('Pico itself parses and writes back to the same stylesheet', () => {
   assert.ok(removedSelectors.length > 0);
   assert.equal(removedSelectors.filter((s) => !/^(:where\()?:host\b/.test(s)), []);
   assert.equal(removedKeyframes, []);
+});
+
+test('specificity: ids, classes, elements; :where() counts nothing, :is()/:not() their most specific argument', () => {
+  const cases: [string, number[]][] = [
+    ['a', [0, 0, 1]], ['.a .b', [0, 2, 0]], ['#x:hover', [1, 1, 0]], ['a::before', [0, 0, 2]], ['a:after', [0, 0, 2]],
+    ['input:not([type=checkbox],[type=radio])', [0, 1, 1]], [':where([role=group]) input:not([type=checkbox])', [0, 1, 1]],
+    [':is(h1,.t) span', [0, 1, 1]], ['li:nth-child(2n of .x)', [0, 2, 1]], ['*', [0, 0, 0]], ['svg|a', [0, 0, 1]],
+  ];
+  for (const [selector, expected] of cases) assert.equal(specificity(selector), expected, selector);
+});
+
+test('the subject of a selector: the element name and pseudo-element of its last compound', () => {
+  const cases: [string, { tag: string; pseudo: string }][] = [
+    ['a', { tag: 'a', pseudo: '' }], ['.a .b', { tag: '', pseudo: '' }], ['table > tr td.x', { tag: 'td', pseudo: '' }],
+    ['button::before', { tag: 'button', pseudo: 'before' }], ['a:after', { tag: 'a', pseudo: 'after' }],
+    ['[role=group] :is(a,b)', { tag: '', pseudo: '' }], ['.x>input[type="a b"]', { tag: 'input', pseudo: '' }],
+    ['details summary::-webkit-details-marker', { tag: 'summary', pseudo: '-webkit-details-marker' }], ['svg|a', { tag: '', pseudo: '' }],
+  ];
+  for (const [selector, expected] of cases) assert.equal(subjectOf(selector), expected, selector);
+});
+
+test('a split keeps the first page’s rules first and puts the rest after, copying those that must stay behind a later rule', () => {
+  const first = emptyUsage();
+  addSource(first, 'export const Login = () => <article class="card"><input type="checkbox" /><button>x</button></article>;');
+  const sheets = [
+    { css: `:root{--a:1}article,table{margin:1px}.card button,.striped button{color:red}kbd{c:3}
+      @media (min-width:1px){button{padding:4px}th{padding:5px}}@keyframes spin{to{f:6}}mark:-moz-focusring,button{g:7}`, usage: null },
+    // The second sheet's `button` competes with nothing later; its `.card button` comes after
+    // `.striped button` (same element, specificity and property family): it is copied. `td{margin}`
+    // competes with nothing: `table{margin}` in `later` styles other elements.
+    { css: 'button{outline:0}.card button{color:blue}article{margin:0}table{border:0}', usage: null },
+  ];
+  const split = splitCss(sheets, first);
+  assert.equal(split.first.map(squash), [
+    squash(':root{--a:1}article{margin:1px}.card button{color:red}@media (min-width:1px){button{padding:4px}}@keyframes spin{to{f:6}}mark:-moz-focusring,button{g:7}'),
+    squash('button{outline:0}.card button{color:blue}article{margin:0}'),
+  ]);
+  assert.equal(split.later.map(squash), [
+    squash('table{margin:1px}.striped button{color:red}kbd{c:3}@media (min-width:1px){th{padding:5px}}mark:-moz-focusring,button{g:7}'),
+    squash('.card button{color:blue}table{border:0}'),
+  ]);
+  assert.is(split.copied, 2);
+  // With a usage for the whole console, what it cannot match is removed first.
+  const purged = splitCss([{ css: sheets[0].css, usage: usage() }], first);
+  assert.is(squash(purged.later[0]), squash('table{margin:1px}.striped button{color:red}@media (min-width:1px){th{padding:5px}}mark:-moz-focusring,button{g:7}'));
+  assert.ok(purged.removedSelectors.includes('kbd'));
+  assert.throws(() => splitCss([{ css: 'a{b:1;&:hover{b:2}}', usage: null }], first), /nested rules/);
+});
+
+test('Pico and a console stylesheet split for a login form: the cascade of every element stays the one of the whole', () => {
+  const pico = readFileSync(createRequire(import.meta.url).resolve('@picocss/pico/css/pico.min.css'), 'utf8');
+  const app = readFileSync(new URL('../../web/styles.css', import.meta.url), 'utf8');
+  const first = emptyUsage();
+  addSource(first, 'export const Login = () => <main class="login-page"><article><form><input name="username" /><input type="password" /><button type="submit">Login</button></form></article></main>;');
+  const whole = usage();
+  addSource(whole, 'export const Login = () => <main class="login-page"><article><form><input name="username" /><input type="password" /><button type="submit">Login</button></form></article></main>;');
+  addSource(whole, 'export const Shell = () => <div role="group" class="layout"><input name="q" /><button>Go</button><nav><ul><li>x</li></ul></nav><dialog open><table><tr><td>1</td></tr></table></dialog></div>;');
+  const { first: early, later } = splitCss([{ css: pico, usage: whole }, { css: app, usage: null }], first);
+  /** Every (context, selector, declarations) in order: the cascade as a list. */
+  const entries = (css: string) => {
+    const out: string[] = [];
+    const walk = (nodes: { type: string; selectors?: string; body?: string | null; name?: string; prelude?: string; rules?: unknown[] | null }[], context: string) => {
+      for (const node of nodes) {
+        if (node.type === 'rule') for (const sel of splitSelectors(node.selectors!)) out.push([context, sel, squash(node.body!)].join(SEP));
+        else if (node.rules) walk(node.rules as typeof nodes, `${context}@${node.name} ${node.prelude}`);
+        else out.push([`${context}@${node.name} ${node.prelude}`, '', squash(node.body ?? '')].join(SEP));
+      }
+    };
+    walk(parseCss(css) as Parameters<typeof walk>[0], '');
+    return out;
+  };
+  const SEP = '\u0001';
+  const reference = [...entries(purgeCss(pico, whole).css), ...entries(app)];
+  // Selectors of one rule share its place: their relative order means nothing.
+  const ruleOf: number[] = [];
+  reference.forEach((entry, i) => ruleOf.push(i > 0 && entry.split(SEP)[2] === reference[i - 1].split(SEP)[2] && entry.split(SEP)[0] === reference[i - 1].split(SEP)[0] ? ruleOf[i - 1] : i));
+  // Shipped: the first part, then the later part; each entry counts at its last place.
+  const shipped = [...entries(early.join('\n')), ...entries(later.join('\n'))];
+  const lastPlace = new Map<string, number>();
+  shipped.forEach((entry, i) => lastPlace.set(entry, i));
+  assert.equal([...new Set(shipped)].sort(), [...new Set(reference)].sort(), 'the same rules');
+  // Two entries compete when they set one property family at one specificity; their order must hold.
+  const family = (body: string) => body.split(';').map((d) => d.split(':')[0].trim().replace(/^-(webkit|moz|ms|o)-/, '')).filter(Boolean);
+  const key = (entry: string) => {
+    const [, sel, body] = entry.split(SEP);
+    return { spec: sel ? specificity(sel).join(',') : 'none', props: sel ? family(body) : [], ...(sel ? subjectOf(sel) : { tag: '', pseudo: '' }) };
+  };
+  let checked = 0;
+  for (let i = 0; i < reference.length; i++) {
+    const a = key(reference[i]);
+    for (let j = i + 1; j < reference.length; j++) {
+      const b = key(reference[j]);
+      if (ruleOf[i] === ruleOf[j] || a.spec !== b.spec || !a.props.some((p) => b.props.includes(p))) continue;
+      // Only where both can style one element.
+      if (a.pseudo !== b.pseudo || (a.tag && b.tag && a.tag !== b.tag)) continue;
+      checked++;
+      assert.ok(lastPlace.get(reference[i])! < lastPlace.get(reference[j])!, `${reference[i]} must stay before ${reference[j]}`);
+    }
+  }
+  assert.ok(checked > 1000, `${checked} competing pairs checked`);
+  assert.ok(early.join('').length < (purgeCss(pico, whole).css.length + app.length) * 0.7, 'the login page gets a fraction');
 });
 
 test.run();

@@ -1,8 +1,9 @@
 /**
  * The console's root: hash routing with the unsaved-edits guard, the public login route, and the
- * guard in front of the logged-in shell (a lazy chunk: the login page loads without it).
+ * guard in front of the logged-in shell (a lazy chunk with its own stylesheets: the login page
+ * loads without them).
  */
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useLayoutEffect, useState } from 'react';
 import { Route, Router, Switch, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 // The broker profile registers its request pruning before the first call.
@@ -14,8 +15,9 @@ import { Confirm } from '../ui/Confirm.tsx';
 import { Loading } from '../ui/States.tsx';
 import { Toasts } from '../ui/Toasts.tsx';
 import { Login } from './Login.tsx';
+import { loadShellStyles } from './shellStyles.ts';
 
-const Shell = lazy(() => withTimeout(() => import('./Shell.tsx')));
+const Shell = lazy(() => withTimeout(() => Promise.all([import('./Shell.tsx'), loadShellStyles()]).then(([shell]) => shell)));
 
 /**
  * Guard of spec part1 §2: no stored token → forget user and edition, cancel pending requests,
@@ -24,7 +26,9 @@ const Shell = lazy(() => withTimeout(() => import('./Shell.tsx')));
 function Protected() {
   const { token } = useSnapshot(session);
   const [path] = useLocation();
-  useEffect(() => {
+  // Before the first paint: a cold load of `/` without a session shows the login form in the
+  // same frame instead of an empty page first.
+  useLayoutEffect(() => {
     if (token) return;
     const back = currentPath();
     clearSession();
