@@ -2,7 +2,7 @@
  * Loading data for screens: `useRemote` runs a loader with an AbortSignal, re-runs it when its
  * key changes or when `touch(resource)` announces a write, and reports loading and error states.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { proxy, useSnapshot } from 'valtio';
 import { ApiError } from './api.ts';
 import { confirm } from './confirm.ts';
@@ -32,9 +32,11 @@ export function useRemote<T>(resource: string, loader: (signal: AbortSignal) => 
   const version = useSnapshot(versions)[resource] ?? 0;
   const [tick, setTick] = useState(0);
   const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
-  useEffect(() => {
+  // Asked for as soon as the screen is in the DOM, not after its first paint (a layout effect):
+  // the answer arrives a frame earlier.
+  useLayoutEffect(() => {
     const controller = new AbortController();
-    setState((prev) => ({ data: prev.data, loading: true }));
+    setState((prev) => (prev.loading && !prev.error ? prev : { data: prev.data, loading: true }));
     loader(controller.signal).then(
       (data) => !controller.signal.aborted && setState({ data, loading: false }),
       (error) => {

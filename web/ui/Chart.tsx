@@ -22,10 +22,13 @@ function tidyAxisLabels(root: HTMLElement) {
   }
 }
 
-// Charts are drawn one per task: a screen of six charts then never holds the main thread for the
-// time of all six at once (one long task of ~80 ms before), and its other content paints first.
+// Charts are drawn one per idle period: a screen of six charts then never holds the main thread
+// for the time of all six at once (one long task of ~80 ms before), and the rest of the screen
+// (figure cards, tables) renders and paints with its data first.
 let drawQueue: Promise<unknown> = Promise.resolve();
-const nextTask = () => (drawQueue = drawQueue.then(() => new Promise((resolve) => setTimeout(resolve, 0))));
+const idle = (resolve: () => void) =>
+  typeof requestIdleCallback === 'function' ? requestIdleCallback(() => resolve(), { timeout: 1000 }) : setTimeout(resolve, 0);
+const nextTask = () => (drawQueue = drawQueue.then(() => new Promise<void>(idle)));
 
 interface FrappeChart {
   update(data: unknown): void;
@@ -36,6 +39,7 @@ export function Chart(props: { title?: string; labels: string[]; series: Series[
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<FrappeChart | null>(null);
   const [failed, setFailed] = useState(false);
+  const [drawn, setDrawn] = useState(false);
   const data = { labels: props.labels, datasets: props.series.map((s) => ({ name: s.name, values: s.values })) };
   // The library may arrive after the data changed: build the chart from the latest data.
   const latest = useRef(data);
@@ -58,6 +62,7 @@ export function Chart(props: { title?: string; labels: string[]; series: Series[
         lineOptions: { hideDots: 1, regionFill: 1, spline: 0 }, axisOptions: { xIsSeries: 1, xAxisMode: 'tick' }, animate: 0,
         tooltipOptions: { formatTooltipY: (v: number) => (v === null || v === undefined ? '—' : String(v)) },
       }) as FrappeChart;
+      setDrawn(true);
     }, () => !cancelled && setFailed(true));
     return () => {
       cancelled = true;
@@ -72,7 +77,7 @@ export function Chart(props: { title?: string; labels: string[]; series: Series[
   }, [props.labels, props.series]);
 
   return (
-    <figure class="chart" data-test={props.test}>
+    <figure class="chart" data-test={props.test} data-drawn={drawn || undefined}>
       {props.title && <figcaption>{props.title}</figcaption>}
       {failed ? <p class="muted">{t('common.chunkFailed')}</p> : <div ref={host} />}
     </figure>
