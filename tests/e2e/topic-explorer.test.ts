@@ -63,6 +63,8 @@ test('under load the tree appears within 2 s, a topic shows its payload and a gr
   await w.page.click(sel('menu-group-diagnose'));
   await w.page.click(sel('menu-topic-explorer'));
   await w.page.waitForSelector(sel('explorer-page'));
+  // The address comes from GET /listeners, answered after the page shows.
+  await w.page.getByText('Address taken from the first enabled WebSocket listener').waitFor();
   assert.is(await w.page.inputValue('[data-test=ws-port]'), String(sim.ws), 'the address is the ws listener');
   await until(async () => reported.length > 0, 15_000, 'the load to publish');
   // Timed inside the page, from the click to the load's level in the tree.
