@@ -14,7 +14,11 @@ import { settings, updateSettings } from '../lib/settings.ts';
 import { toast } from '../lib/toasts.ts';
 import { notSameAs, password, passwordRequired, sameAs, usernameRequired } from '../lib/rules.ts';
 import { Form } from '../ui/Form.tsx';
+import { Icon } from '../ui/Icon.tsx';
 import type { FieldDecl } from '../ui/resource.ts';
+
+/** The select's chevron, drawn inline (see `.login-lang-box` in styles.css). */
+const CHEVRON_DOWN = 'M6 9l6 6 6-6';
 
 const loginFields: FieldDecl[] = [
   { name: 'username', label: 'login.username', rules: [usernameRequired], autoComplete: 'username' },
@@ -68,11 +72,14 @@ export function Login() {
 
   return (
     <main class="login-page">
-      <select class="login-lang" aria-label="Language / 语言" value={lang}
-        onChange={(e) => updateSettings({ lang: (e.target as HTMLSelectElement).value as Locale })}>
-        <option value="zh">中文</option>
-        <option value="en">English</option>
-      </select>
+      <div class="login-lang-box">
+        <select class="login-lang" aria-label="Language / 语言" value={lang}
+          onChange={(e) => updateSettings({ lang: (e.target as HTMLSelectElement).value as Locale })}>
+          <option value="zh">中文</option>
+          <option value="en">English</option>
+        </select>
+        <Icon d={CHEVRON_DOWN} />
+      </div>
       <article class="login-card">
         <header>
           <h1>EMQX</h1>
@@ -82,7 +89,7 @@ export function Login() {
           <Form fields={loginFields} submitText={t('login.submit')} onSubmit={onLogin} test="login-form">
             {problem && <p class="field-error" role="alert" data-test="login-error">{problem}</p>}
             <details class="forgot">
-              <summary>{t('login.forgot')}</summary>
+              <summary>{t('login.forgot')}<Icon name="chevron" /></summary>
               <small>{t('login.forgotHint')}</small>
             </details>
           </Form>
