@@ -316,6 +316,7 @@ function writeHtml(metafile) {
   const css = readFileSync(cssFile, 'utf8');
   if (/<\/style/i.test(css)) throw new Error('the login stylesheet holds </style and cannot be inlined');
   rmSync(cssFile);
+  rmSync(`${cssFile}.map`, { force: true });
   const html = readFileSync(path.join(web, 'index.html'), 'utf8')
     // The entry, then its modules largest first: a browser takes six at a time from one host
     // over HTTP/1.1, and the small ones left for the second round come back soonest. (Replacer
