@@ -3,7 +3,7 @@
 // and the detail page's success/failed counters follow those decisions.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { openConsole, type ConsoleSession, type WatchedPage } from '../helpers/browser.ts';
+import { openConsole, waitUntil, type ConsoleSession, type WatchedPage } from '../helpers/browser.ts';
 import { connectMqtt, endMqtt, type SpawnedSimulator } from '../helpers/simulator.ts';
 
 let sim: SpawnedSimulator;
@@ -61,10 +61,10 @@ test('an authenticator and a user made in the console decide MQTT logins, and th
   await page.click('[data-test=tab-overview]');
   // The overview polls every 5 s; wait for the counts the three attempts produced.
   // A string, not a function: tsx would wrap a function with helpers the page does not have.
-  await page.waitForFunction(`(() => {
+  await waitUntil(page, `(() => {
     const n = (name) => document.querySelector('[data-test=metric-' + name + '] strong')?.textContent?.replace(/\\D/g, '');
     return n('success') === '1' && n('failed') === '2' && n('total') === '3';
-  })()`, undefined, { timeout: 12000 });
+  })()`, 12000);
   assert.match(await page.textContent('[data-test=node-metrics]') ?? '', /Connected/);
   // The last-minute rate trend appears once two samples were taken.
   await page.waitForSelector('[data-test=rate-trend]', { timeout: 12000 });

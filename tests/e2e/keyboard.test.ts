@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
-import { launch, openPage, type WatchedPage } from '../helpers/browser.ts';
+import { launch, openPage, waitUntil, type WatchedPage } from '../helpers/browser.ts';
 import { login, request, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
 
 let sim: SpawnedSimulator;
@@ -106,11 +106,13 @@ test('Escape closes a drawer and gives the focus back to the button that opened 
   await page.focus('[data-test=banned-create]');
   await page.keyboard.press('Enter');
   await page.waitForSelector('[data-test=banned-create-form]');
+  // The drawer moves the focus into its form once it has rendered.
+  await waitUntil(page, `document.querySelector('[data-test=banned-create-form]')?.contains(document.activeElement)`, 2000).catch(() => undefined);
   assert.ok(await page.evaluate(() => document.querySelector('[data-test=banned-create-form]')!.contains(document.activeElement)));
   await page.keyboard.press('Escape');
   await page.waitForSelector('[data-test=banned-create-form]', { state: 'detached' });
   // The focus is back on the opener once the screen has re-rendered without the panel.
-  await page.waitForFunction(() => document.activeElement?.getAttribute('data-test') === 'banned-create', null, { timeout: 2000 }).catch(() => undefined);
+  await waitUntil(page, `document.activeElement?.getAttribute('data-test') === 'banned-create'`, 2000).catch(() => undefined);
   assert.is((await focus(page)).id, 'banned-create');
 });
 

@@ -80,3 +80,16 @@ export async function openConsole(args: string[] = ['--seed', 'empty']): Promise
     },
   };
 }
+
+/**
+ * Waits until `expression` (page code as a string) is truthy, for at most `timeout` ms. A string
+ * predicate of `waitForFunction` needs eval once it polls, which the console's CSP refuses; this
+ * evaluates it from here instead.
+ */
+export async function waitUntil(page: Page, expression: string, timeout = 5000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  while (!(await page.evaluate(expression))) {
+    if (Date.now() > deadline) throw new Error(`not true within ${timeout} ms: ${expression.slice(0, 160)}`);
+    await page.waitForTimeout(50);
+  }
+}
