@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { launch, openPage } from '../helpers/browser.ts';
+import { launch, openPage, waitUntil } from '../helpers/browser.ts';
 
 const base = process.argv[2] ?? 'http://127.0.0.1:18083';
 const out = process.argv[3] ?? path.join(os.tmpdir(), 'console-screenshots');
@@ -29,6 +29,9 @@ for (const locale of ['en-US', 'zh-CN']) {
       await w.page.click('[data-test=login-skip]');
     }
     await w.page.waitForSelector('[data-test=overview-page] .cards');
+    // The charts draw one per idle period after the cards: wait until the last one is drawn.
+    await w.page.waitForSelector('[data-test=monitor-charts] .chart-grid');
+    await waitUntil(w.page, `[...document.querySelectorAll('[data-test=monitor-charts] figure.chart')].every((f) => f.hasAttribute('data-drawn'))`, 10000);
     await shot('overview');
     await w.page.goto(base + '/#/users');
     await w.page.waitForSelector('[data-test=users-row]');
