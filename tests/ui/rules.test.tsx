@@ -273,13 +273,19 @@ test('an unknown rule says so', async () => {
 });
 
 
-test('republish: MQTT 5 properties are set and cleared by name, direct dispatch toggles, and the body carries them', async () => {
+/** The rule create form with one republish output, the rule's id typed in; the fake API answers the create. */
+async function republishRule(id: string) {
   await open('/rule/rules/create');
   const api = fakeApi({ ...base, 'GET /rules': page([]), 'POST /rules': (call) => ({ status: 201, body: rule((call.body as { id: string }).id) }) });
   await mount(<App />);
   const form = await waitFor(() => byTest('rule-form'));
-  await type(byTest('rule-id'), 'props');
+  await type(byTest('rule-id'), id);
   await click(byTest('rule-add-republish'));
+  return { api, form };
+}
+
+test('republish: MQTT 5 properties are set and cleared by name, direct dispatch toggles, and the body carries them', async () => {
+  const { api, form } = await republishRule('props');
   await type(byTest('rule-output-topic'), 'out/${clientid}');
   await type(document.querySelector('[data-test="rule-output-prop-Content-Type"]'), 'application/json');
   await type(document.querySelector('[data-test="rule-output-prop-Message-Expiry-Interval"]'), '${pub_props.Message-Expiry-Interval}');
@@ -469,12 +475,7 @@ test('an action created in the drawer is posted, attached to the rule, and the r
 });
 
 test('republish refuses a wildcard topic in both languages, while template placeholders pass', async () => {
-  await open('/rule/rules/create');
-  const api = fakeApi({ ...base, 'GET /rules': page([]), 'POST /rules': (call) => ({ status: 201, body: rule((call.body as { id: string }).id) }) });
-  await mount(<App />);
-  const form = await waitFor(() => byTest('rule-form'));
-  await type(byTest('rule-id'), 'wild');
-  await click(byTest('rule-add-republish'));
+  const { api, form } = await republishRule('wild');
   await type(byTest('rule-output-topic'), 'alerts/#');
   await submit(form);
   assert.is(byTest('rule-output-topic-error')!.textContent, "A publish topic cannot contain '#' or '+'");

@@ -88,13 +88,18 @@ test('creating checks the password rule first, then posts and shows the new user
   api.restore();
 });
 
-test('the reserved names root and administrator are refused in both languages before any POST', async () => {
-  await asOps();
-  const api = fakeApi({ 'GET /users': { body: people }, 'POST /users': { body: { username: 'x', description: '' } }, 'GET /alarms': alarms });
+/** Mounts the console on Users and opens the create drawer; resolves with its form. */
+async function openCreateForm(): Promise<HTMLFormElement> {
   await mount(<App />);
   await waitFor(() => row('admin'));
   await click(byTest('users-create'));
-  const form = byTest('users-create-form')!.querySelector('form')!;
+  return byTest('users-create-form')!.querySelector('form')!;
+}
+
+test('the reserved names root and administrator are refused in both languages before any POST', async () => {
+  await asOps();
+  const api = fakeApi({ 'GET /users': { body: people }, 'POST /users': { body: { username: 'x', description: '' } }, 'GET /alarms': alarms });
+  const form = await openCreateForm();
   await type(form.querySelector('[name=password]'), 'abcd1234');
   await type(form.querySelector('[name=confirm]'), 'abcd1234');
   await type(form.querySelector('[name=username]'), 'root');
@@ -116,10 +121,7 @@ test('a server validation error naming a field is shown at that field and keeps 
     'POST /users': { status: 400, body: { code: 'BAD_REQUEST', message: 'body/username must match pattern "^[_a-zA-Z0-9]*$"' } },
     'GET /alarms': alarms,
   });
-  await mount(<App />);
-  await waitFor(() => row('admin'));
-  await click(byTest('users-create'));
-  const form = byTest('users-create-form')!.querySelector('form')!;
+  const form = await openCreateForm();
   await type(form.querySelector('[name=username]'), 'dave');
   await type(form.querySelector('[name=password]'), 'abcd1234');
   await type(form.querySelector('[name=confirm]'), 'abcd1234');
