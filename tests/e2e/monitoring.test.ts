@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Browser } from 'playwright-core';
-import { launch, loginAsAdmin, openPage, type WatchedPage } from '../helpers/browser.ts';
+import { launch, loginAsAdmin, openPage, waitUntil, type WatchedPage } from '../helpers/browser.ts';
 import { login as apiLogin, request, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
 
 let sim: SpawnedSimulator;
@@ -107,6 +107,20 @@ test('Retained: a mosquitto_pub -r message shows, opens as JSON, and deleting it
   await w.page.waitForSelector(row, { state: 'detached' });
   const check = mosquitto('mosquitto_sub', ['-t', 'demo/retained/#', '--retained-only', '-W', '1', '-v']);
   assert.is(await check.done, '', 'no retained message is left for new subscribers');
+});
+
+test('Overview: a chart marked drawn shows the broker\'s samples, not an empty scale first', async () => {
+  const answer = w.page.waitForResponse((r) => r.url().includes('/api/v5/monitor?latest=3600'));
+  await w.page.goto(`${sim.baseUrl}/#/dashboard/overview`);
+  const samples = (await (await answer).json()) as { connections?: number }[];
+  const most = Math.max(...samples.map((s) => s.connections ?? 0));
+  assert.ok(most > 5, `the demo has more than five connections at some point (${most})`);
+  await waitUntil(w.page, `document.querySelector('[data-test=chart-connections]')?.hasAttribute('data-drawn')`);
+  const axis = async () => (await w.page.$$eval('[data-test=chart-connections] .y.axis text', (labels) => labels.map((l) => Number(l.textContent))));
+  const drawn = await axis();
+  assert.ok(Math.max(...drawn) >= most, `the y axis reaches the samples' ${most} once drawn: ${drawn.join(', ')}`);
+  await w.page.waitForTimeout(1000);
+  assert.equal(await axis(), drawn, 'and keeps that scale');
 });
 
 test('Overview: picking 7 days asks for a week of samples and draws the charts', async () => {

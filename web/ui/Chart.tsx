@@ -51,17 +51,28 @@ export function Chart(props: { title?: string; labels: string[]; series: Series[
     import('frappe-charts').then(async (mod) => {
       // The package's `browser` field points esbuild at its UMD build, whose exports arrive as
       // `default`; Node resolves the ES build with named exports. Accept both.
-      const Frappe = mod.Chart ?? (mod as unknown as { default: typeof mod }).default.Chart;
+      const { AxisChart } = mod.AxisChart ? mod : (mod as unknown as { default: typeof mod }).default;
+      // frappe-charts 1.6 first draws every value as zero and the real data 700 ms later
+      // (BaseChart.draw with `init`, an intro even with `animate: 0`): an empty 0–5 scale, then a
+      // second full draw. This chart draws its data once.
+      class LineChart extends AxisChart {
+        prepareFirstData(data: unknown) {
+          return data;
+        }
+        draw(onlyWidthChange = false) {
+          super.draw(onlyWidthChange, false);
+        }
+      }
       await nextTask();
       if (cancelled || !host.current) return;
       const observer = new MutationObserver(() => host.current && tidyAxisLabels(host.current));
       observer.observe(host.current, { childList: true, subtree: true });
       stop = () => observer.disconnect();
-      chart.current = new Frappe(host.current, {
+      chart.current = new LineChart(host.current, {
         type: 'line', data: latest.current, height: props.height ?? 220, colors: props.colors ?? ['#5f4bd8', '#1a9e5c', '#e0a100', '#d93026'],
         lineOptions: { hideDots: 1, regionFill: 1, spline: 0 }, axisOptions: { xIsSeries: 1, xAxisMode: 'tick' }, animate: 0,
         tooltipOptions: { formatTooltipY: (v: number) => (v === null || v === undefined ? '—' : String(v)) },
-      }) as FrappeChart;
+      });
       setDrawn(true);
     }, () => !cancelled && setFailed(true));
     return () => {
