@@ -60,6 +60,24 @@ test('the login page loads what index.html names and nothing of the shell', asyn
   await w.context.close();
 });
 
+test('the login page paints no image: no element or ::before/::after of it has a url() in its style', async () => {
+  // Each data: SVG image costs the first paint an SVG document of its own; the page's chevrons are inline icons.
+  for (const locale of ['en-US', 'zh-CN']) {
+    const w = await openPage(browser, { locale });
+    await w.page.goto(sim.baseUrl + '/');
+    await w.page.waitForSelector('[data-test=login-form] input[type=password]', { state: 'visible' });
+    const images = await w.page.evaluate(`[document.documentElement, ...document.querySelectorAll('*')].flatMap((el) =>
+      [null, '::before', '::after'].flatMap((pseudo) => {
+        const style = getComputedStyle(el, pseudo);
+        return ['background-image', 'mask-image', 'list-style-image', 'border-image-source', 'content']
+          .filter((p) => style.getPropertyValue(p).includes('url('))
+          .map((p) => el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className : '') + (pseudo ?? '') + ' ' + p);
+      }))`) as string[];
+    assert.equal(images, [], locale);
+    await w.context.close();
+  }
+});
+
 test('the shell adds its stylesheet after the login page’s; the login page looks the same after logging out', async () => {
   for (const scheme of ['light', 'dark'] as const) {
     const w = await openPage(browser, { locale: 'en-US', colorScheme: scheme });
