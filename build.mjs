@@ -245,6 +245,24 @@ const mqttBrowser = {
   },
 };
 
+/**
+ * The third-party UI libraries ship only UMD builds (frappe-charts' `browser` field names its
+ * UMD). Bundled as CommonJS they bring esbuild's interop helpers, and those become a chunk that
+ * every entry imports, the login page too (one more request before its form). Loaded as a module
+ * instead: the UMD's CommonJS branch fills a local `module`, which is the default export.
+ */
+const umdAsModule = {
+  name: 'umd-as-module',
+  setup(build) {
+    const files = new Set(THIRD_PARTY_UI.map((file) => path.join(root, 'node_modules', file)));
+    build.onLoad({ filter: /\.js$/ }, (args) => {
+      if (!files.has(args.path)) return undefined;
+      const source = readFileSync(args.path, 'utf8');
+      return { contents: `var module = { exports: {} }, exports = module.exports;\n${source}\nexport default module.exports;\n`, loader: 'js' };
+    });
+  },
+};
+
 const options = {
   absWorkingDir: root,
   entryPoints: { main: 'web/main.tsx', ...(cssSplit ? { shell: 'shell-styles' } : {}) },
@@ -284,6 +302,7 @@ const options = {
   },
   plugins: [
     mqttBrowser,
+    umdAsModule,
     stylesheets,
     {
       name: 'html',
