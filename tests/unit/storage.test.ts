@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { clearUser, loadUser, readSettings, saveUser, SETTINGS_KEY } from '../../web/lib/storage.ts';
 import { browserLocale, defineMessages, setLocale, t } from '../../web/lib/i18n.ts';
-import { withTimeout } from '../../web/lib/feature.ts';
+import { withTimeout } from '../../web/lib/navigation.ts';
 import { failure } from '../helpers/fakeApi.ts';
 
 test('the user record is stored encrypted under a random four-character key', async () => {

@@ -8,8 +8,7 @@ import { Route, Router, Switch, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 // The broker profile registers its request pruning before the first call.
 import '../lib/broker.ts';
-import { withTimeout } from '../lib/feature.ts';
-import { cleanUrl, currentPath, navigate, useGuardedLocation } from '../lib/navigation.ts';
+import { cleanUrl, currentPath, navigate, useGuardedLocation, withTimeout } from '../lib/navigation.ts';
 import { clearSession, session } from '../lib/session.ts';
 import { Confirm } from '../ui/Confirm.tsx';
 import { Loading } from '../ui/States.tsx';

@@ -5,7 +5,8 @@
 import { lazy } from 'react';
 import { features } from '../features/index.ts';
 import { has } from '../lib/broker.ts';
-import { MENU_GROUPS, withTimeout, type MenuGroup, type MenuSub, type Screen } from '../lib/feature.ts';
+import { MENU_GROUPS, type MenuGroup, type MenuSub, type Screen } from '../lib/feature.ts';
+import { withTimeout } from '../lib/navigation.ts';
 
 export const screens: Screen[] = features.flatMap((f) => f.screens);
 export const redirects: Record<string, string> = Object.assign({ '/': '/dashboard' }, ...features.map((f) => f.redirects ?? {}));

@@ -33,18 +33,6 @@ export interface Feature {
   redirects?: Record<string, string>;
 }
 
-/** Loads a screen chunk, failing after 120 s (spec part1 §9: chunk load time-out 120000 ms). */
-export const CHUNK_TIMEOUT_MS = 120_000;
-export function withTimeout<T>(load: () => Promise<T>, ms = CHUNK_TIMEOUT_MS): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(Object.assign(new Error('chunk timeout'), { code: 'CHUNK_TIMEOUT' })), ms);
-    load().then(
-      (value) => (clearTimeout(timer), resolve(value)),
-      (error) => (clearTimeout(timer), reject(error)),
-    );
-  });
-}
-
 /**
  * The loader of a screen exported by name from its folder's `screens.ts`: the folder's screens
  * (list, create, detail) then share one lazy chunk, loaded when the first of them is entered,

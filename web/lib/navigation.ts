@@ -110,3 +110,18 @@ export function useUnsavedGuard(isDirty: boolean) {
     };
   }, [isDirty]);
 }
+
+/**
+ * Loads a screen's chunk (or the shell's), failing after 120 s with code `CHUNK_TIMEOUT` (spec
+ * part1 §9: chunk load time-out 120000 ms).
+ */
+export const CHUNK_TIMEOUT_MS = 120_000;
+export function withTimeout<T>(load: () => Promise<T>, ms = CHUNK_TIMEOUT_MS): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(Object.assign(new Error('chunk timeout'), { code: 'CHUNK_TIMEOUT' })), ms);
+    load().then(
+      (value) => (clearTimeout(timer), resolve(value)),
+      (error) => (clearTimeout(timer), reject(error)),
+    );
+  });
+}
