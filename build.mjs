@@ -22,7 +22,9 @@ const cssPurge = !args.has('--no-css-purge');
 const cssSplit = !args.has('--no-css-split');
 
 /** Budgets in gzip bytes (DESIGN.md §6; the login page's is held to 40 KB, below its 45). */
-export const BUDGETS = { login: 40 * 1024, lazyChunk: 30 * 1024, total: 320 * 1024 };
+// `loginModules`: a browser opens at most six connections to one HTTP/1.1 host, so up to six
+// modules arrive in one round of requests; a seventh waits for one of them.
+export const BUDGETS = { login: 40 * 1024, lazyChunk: 30 * 1024, total: 320 * 1024, loginModules: 6 };
 /** Chunks exempt from the per-chunk budget: the MQTT client library. */
 const EXEMPT = [/node_modules[\\/]mqtt[\\/]/];
 
@@ -389,13 +391,15 @@ export function report(metafile) {
   const total = sum(Object.keys(sizes));
   const lazy = Object.keys(sizes).filter((f) => !login.has(f) && f.endsWith('.js') && !exempt(f));
   const largest = lazy.reduce((best, f) => (sizes[f].gzip > (sizes[best]?.gzip ?? -1) ? f : best), '');
-  console.log(`\nlogin page JS+CSS gzip ${kb(loginGzip)} KB (budget ${BUDGETS.login / 1024} KB)`);
+  const loginModules = [...login].filter((f) => f !== INDEX).length;
+  console.log(`\nlogin page JS+CSS gzip ${kb(loginGzip)} KB (budget ${BUDGETS.login / 1024} KB), ${loginModules} modules (budget ${BUDGETS.loginModules})`);
   console.log(`largest lazy chunk gzip ${kb(sizes[largest]?.gzip ?? 0)} KB (budget ${BUDGETS.lazyChunk / 1024} KB)${largest ? ' ' + path.relative('dist', largest) : ''}`);
   console.log(`all chunks gzip         ${kb(total)} KB (budget ${BUDGETS.total / 1024} KB)`);
   console.log(cssPurge ? `Pico purge: ${purged.selectors} selectors, ${purged.keyframes} keyframes removed` : 'Pico purge: off');
   console.log(cssSplit ? `CSS split: the shell's stylesheet repeats ${split.copied} selectors of the login page's to keep the cascade` : 'CSS split: off');
   const breaches = [];
   if (loginGzip > BUDGETS.login) breaches.push(`login page ${kb(loginGzip)} KB > ${BUDGETS.login / 1024} KB`);
+  if (loginModules > BUDGETS.loginModules) breaches.push(`login page ${loginModules} modules > ${BUDGETS.loginModules}`);
   if ((sizes[largest]?.gzip ?? 0) > BUDGETS.lazyChunk) breaches.push(`chunk ${largest} > ${BUDGETS.lazyChunk / 1024} KB`);
   if (total > BUDGETS.total) breaches.push(`total ${kb(total)} KB > ${BUDGETS.total / 1024} KB`);
   return breaches;
