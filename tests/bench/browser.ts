@@ -1,6 +1,7 @@
 // Browser figures in headless Chromium on localhost: cold load to a visible login form (plain and
 // throttled), each beside the floor (a bare page whose one tiny module draws a password input,
-// served by the same simulator and loaded the same way, runs alternating), login → overview
+// served by the same simulator and loaded the same way, runs alternating; also to the first
+// paint of each), login → overview
 // first data, a screen change with its chunk cached, and the JS heap after visiting every screen
 // once. The screen list comes from the console's own route table (web/app/routes.ts), so new
 // screens are measured without editing this file.
@@ -126,16 +127,27 @@ document.getElementById('app').append(input);
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Navigation start to a visible password input, measured inside the page (a new, empty context each run). */
-async function coldLoad(browser: Browser, url: string, throttled: boolean): Promise<number> {
+/**
+ * Navigation start to a visible password input, measured inside the page (a new, empty context
+ * each run), and to the first paint (Chromium's `first-paint`, when the frame reached the screen).
+ * The first figure ends when the input is laid out visible, before that frame is rastered; the
+ * paint comes later by the raster time of the page (more for the login page than for a bare
+ * input). `painted` is NaN when something was painted before the input existed.
+ */
+async function coldLoad(browser: Browser, url: string, throttled: boolean): Promise<{ shown: number; painted: number }> {
   const { page, close } = await freshPage(browser, throttled);
   await page.goto(url, { waitUntil: 'commit' });
   // Waited for inside the page: a selector wait from here would inject the driver's scripts into
   // the page while it loads, on its main thread.
-  const at = await page.evaluate('Promise.race([window.__bench.shown, new Promise((r) => setTimeout(() => r(0), 20000))])') as number;
-  if (!at) throw new Error(`${url}: no visible password input`);
+  const shown = await page.evaluate('Promise.race([window.__bench.shown, new Promise((r) => setTimeout(() => r(0), 20000))])') as number;
+  if (!shown) throw new Error(`${url}: no visible password input`);
+  const paint = await page.evaluate(`new Promise((resolve) => {
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) if (e.name === 'first-paint') resolve(e.startTime); })
+      .observe({ type: 'paint', buffered: true });
+    setTimeout(() => resolve(0), 5000);
+  })`) as number;
   await close();
-  return at;
+  return { shown, painted: paint >= shown ? paint : NaN };
 }
 
 /** Cold loads of the login page and of the floor, alternating, `runs` each: the login rows and their ratio to the floor. */
@@ -144,21 +156,32 @@ async function coldRows(browser: Browser, baseUrl: string, runs: number, throttl
   const [limit, ratioLimit] = throttled ? [500, Infinity] : [200, 1.5];
   const login: number[] = [];
   const floor: number[] = [];
+  const loginPaint: number[] = [];
+  const floorPaint: number[] = [];
   // One untimed round warms the browser process, not the cache (a new context each run).
   await coldLoad(browser, `${baseUrl}/floor.html`, throttled);
   await coldLoad(browser, `${baseUrl}/`, throttled);
   for (let i = 0; i < runs; i++) {
-    floor.push(await coldLoad(browser, `${baseUrl}/floor.html`, throttled));
-    login.push(await coldLoad(browser, `${baseUrl}/`, throttled));
+    const f = await coldLoad(browser, `${baseUrl}/floor.html`, throttled);
+    const l = await coldLoad(browser, `${baseUrl}/`, throttled);
+    floor.push(f.shown);
+    login.push(l.shown);
+    floorPaint.push(f.painted);
+    loginPaint.push(l.painted);
   }
   const ratio = median(login) / median(floor);
   const shownRatio = `${ratio.toFixed(2)}× (${ms(median(login))} ÷ ${ms(median(floor))})`;
+  const painted = loginPaint.every(Number.isFinite) && floorPaint.every(Number.isFinite);
+  const paintRatio = median(loginPaint) / median(floorPaint);
   return [
     budgeted(S, `${name}, median of ${runs}`, median(login), spread(login), limit, `≤ ${limit} ms`),
     info(S, `  floor: bare page drawing a password input, median of ${runs}`, spread(floor), median(floor)),
     Number.isFinite(ratioLimit)
       ? budgeted(S, '  login ÷ floor', ratio, shownRatio, ratioLimit, `≤ ${ratioLimit}×`)
       : info(S, '  login ÷ floor', shownRatio, ratio),
+    painted
+      ? info(S, '  first paint, login ÷ floor (medians)', `${paintRatio.toFixed(2)}× (${ms(median(loginPaint))} ÷ ${ms(median(floorPaint))})`, paintRatio)
+      : info(S, '  first paint, login ÷ floor', 'not measured: a paint came before the input', NaN),
   ];
 }
 
