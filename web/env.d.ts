@@ -2,8 +2,7 @@
 declare module '*.css';
 // frappe-charts ships no types; ui/Chart.tsx declares the little it uses.
 declare module 'frappe-charts' {
-  export const Chart: new (parent: HTMLElement, options: Record<string, unknown>) => unknown;
-  /** The line and bar chart class `Chart` builds for `type: 'line'`. */
+  /** The line and bar chart (what the package's `Chart` builds for `type: 'line'`). */
   export class AxisChart {
     constructor(parent: HTMLElement, options: Record<string, unknown>);
     prepareFirstData(data: unknown): unknown;
