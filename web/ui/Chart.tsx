@@ -22,13 +22,17 @@ function tidyAxisLabels(root: HTMLElement) {
   }
 }
 
-// Charts are drawn one per idle period: a screen of six charts then never holds the main thread
-// for the time of all six at once (one long task of ~80 ms before), and the rest of the screen
-// (figure cards, tables) renders and paints with its data first.
+// Charts are drawn one per idle period, each after the next frame has painted: a screen of six
+// charts then never holds the main thread for the time of all six at once (one long task of
+// ~80 ms before), and the rest of the screen (figure cards, tables) paints with its data first.
+// Idle time alone is not enough: there is idle time between an answer and the frame that shows
+// it, and a chart drawn there holds that frame back.
 let drawQueue: Promise<unknown> = Promise.resolve();
+const afterPaint = (resolve: () => void) =>
+  typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(resolve, 0)) : setTimeout(resolve, 0);
 const idle = (resolve: () => void) =>
   typeof requestIdleCallback === 'function' ? requestIdleCallback(() => resolve(), { timeout: 1000 }) : setTimeout(resolve, 0);
-const nextTask = () => (drawQueue = drawQueue.then(() => new Promise<void>(idle)));
+const nextTask = () => (drawQueue = drawQueue.then(() => new Promise<void>(afterPaint)).then(() => new Promise<void>(idle)));
 
 interface FrappeChart {
   update(data: unknown): void;
