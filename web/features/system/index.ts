@@ -25,8 +25,9 @@ defineMessages({
   'auditLog.title': { zh: '审计日志', en: 'Audit Log' },
 });
 
-/** The broker configuration screens share one lazy chunk (config/screens.ts). */
+/** The broker configuration screens share one lazy chunk (config/screens.ts); users and settings another (screens.ts). */
 const screen = (name: keyof typeof import('./config/screens.ts')) => fromFolder(() => import('./config/screens.ts'), name);
+const own = (name: keyof typeof import('./screens.ts')) => fromFolder(() => import('./screens.ts'), name);
 
 export const system: Feature = {
   redirects: {
@@ -34,8 +35,8 @@ export const system: Feature = {
     '/monitoring': '/monitoring/alarm-settings',
   },
   screens: [
-    { path: '/users', title: 'users.title', load: () => import('./UsersPage.tsx'), menu: { group: 'management', order: 105 } },
-    { path: '/settings', title: 'settings.title', load: () => import('./SettingsPage.tsx'), menu: { group: 'system', order: 95 } },
+    { path: '/users', title: 'users.title', load: own('UsersPage'), menu: { group: 'management', order: 105 } },
+    { path: '/settings', title: 'settings.title', load: own('SettingsPage'), menu: { group: 'system', order: 95 } },
     // Broker configuration (issue #8): config/pages.ts declares each page.
     { path: '/mqtt/general', title: 'config.mqtt', load: screen('MqttPage'), menu: { group: 'system', order: 20 } },
     { path: '/mqtt/session', title: 'config.session', load: screen('MqttPage'), parent: '/mqtt/general' },

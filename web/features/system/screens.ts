@@ -1,0 +1,3 @@
+/** The users and settings screens as one lazy chunk; the configuration screens keep theirs (config/screens.ts). */
+export { default as UsersPage } from './UsersPage.tsx';
+export { default as SettingsPage } from './SettingsPage.tsx';
