@@ -5,7 +5,7 @@
  */
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { existsSync } from 'node:fs';
-import { spawnSimulator, type SpawnedSimulator } from './simulator.ts';
+import { spawnSimulator, waitFor, type SpawnedSimulator } from './simulator.ts';
 
 /** The system Chromium; CHROMIUM_PATH overrides it. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : '/usr/bin/chromium-browser');
@@ -87,9 +87,5 @@ export async function openConsole(args: string[] = ['--seed', 'empty']): Promise
  * evaluates it from here instead.
  */
 export async function waitUntil(page: Page, expression: string, timeout = 5000): Promise<void> {
-  const deadline = Date.now() + timeout;
-  while (!(await page.evaluate(expression))) {
-    if (Date.now() > deadline) throw new Error(`not true within ${timeout} ms: ${expression.slice(0, 160)}`);
-    await page.waitForTimeout(50);
-  }
+  await waitFor(async () => Boolean(await page.evaluate(expression)), timeout, expression.slice(0, 160));
 }
