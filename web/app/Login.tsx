@@ -17,9 +17,6 @@ import { Form } from '../ui/Form.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import type { FieldDecl } from '../ui/resource.ts';
 
-/** The select's chevron, drawn inline (see `.login-lang-box` in styles.css). */
-const CHEVRON_DOWN = 'M6 9l6 6 6-6';
-
 const loginFields: FieldDecl[] = [
   { name: 'username', label: 'login.username', rules: [usernameRequired], autoComplete: 'username' },
   { name: 'password', label: 'login.password', kind: 'password', rules: [passwordRequired], autoComplete: 'current-password' },
@@ -78,7 +75,7 @@ export function Login() {
           <option value="zh">中文</option>
           <option value="en">English</option>
         </select>
-        <Icon d={CHEVRON_DOWN} />
+        <Icon name="chevronDown" />
       </div>
       <article class="login-card">
         <header>

@@ -5,6 +5,7 @@ const PATHS = {
   bell: 'M6 8a6 6 0 1112 0c0 7 3 8 3 8H3s3-1 3-8M10 20a2 2 0 004 0',
   user: 'M12 12a4 4 0 100-8 4 4 0 000 8zM4 21a8 8 0 0116 0',
   chevron: 'M9 6l6 6-6 6',
+  chevronDown: 'M6 9l6 6 6-6',
   refresh: 'M20 11a8 8 0 10-2.3 5.7M20 5v6h-6',
   plus: 'M12 5v14M5 12h14',
 } as const;
