@@ -3,6 +3,7 @@
  * the first chunk, STYLE.md habit 10). Series update in place when `labels`/`series` change.
  */
 import { useEffect, useRef, useState } from 'react';
+import type { AxisChart } from 'frappe-charts';
 import { t } from '../lib/i18n.ts';
 
 export interface Series {
@@ -34,14 +35,36 @@ const idle = (resolve: () => void) =>
   typeof requestIdleCallback === 'function' ? requestIdleCallback(() => resolve(), { timeout: 1000 }) : setTimeout(resolve, 0);
 const nextTask = () => (drawQueue = drawQueue.then(() => new Promise<void>(afterPaint)).then(() => new Promise<void>(idle)));
 
-interface FrappeChart {
-  update(data: unknown): void;
-  destroy(): void;
+/**
+ * The chart class, made once when frappe-charts first loads (a failed load is tried again next
+ * time). frappe-charts 1.6 first draws every value as zero and the real data 700 ms later
+ * (BaseChart.draw with `init`, an intro even with `animate: 0`): an empty 0–5 scale, then a second
+ * full draw. This class draws its data once.
+ */
+let lineChart: Promise<typeof AxisChart> | undefined;
+function loadLineChart(): Promise<typeof AxisChart> {
+  lineChart ??= import('frappe-charts').then((mod) => {
+    // The package's `browser` field points esbuild at its UMD build, whose exports arrive as
+    // `default`; Node resolves the ES build with named exports. Accept both.
+    const { AxisChart: Base } = mod.AxisChart ? mod : (mod as unknown as { default: typeof mod }).default;
+    return class LineChart extends Base {
+      prepareFirstData(data: unknown) {
+        return data;
+      }
+      draw(onlyWidthChange = false) {
+        super.draw(onlyWidthChange, false);
+      }
+    };
+  }, (error: unknown) => {
+    lineChart = undefined;
+    throw error;
+  });
+  return lineChart;
 }
 
 export function Chart(props: { title?: string; labels: string[]; series: Series[]; height?: number; colors?: string[]; test?: string }) {
   const host = useRef<HTMLDivElement>(null);
-  const chart = useRef<FrappeChart | null>(null);
+  const chart = useRef<AxisChart | null>(null);
   const [failed, setFailed] = useState(false);
   const [drawn, setDrawn] = useState(false);
   const data = { labels: props.labels, datasets: props.series.map((s) => ({ name: s.name, values: s.values })) };
@@ -52,21 +75,7 @@ export function Chart(props: { title?: string; labels: string[]; series: Series[
   useEffect(() => {
     let cancelled = false;
     let stop = () => {};
-    import('frappe-charts').then(async (mod) => {
-      // The package's `browser` field points esbuild at its UMD build, whose exports arrive as
-      // `default`; Node resolves the ES build with named exports. Accept both.
-      const { AxisChart } = mod.AxisChart ? mod : (mod as unknown as { default: typeof mod }).default;
-      // frappe-charts 1.6 first draws every value as zero and the real data 700 ms later
-      // (BaseChart.draw with `init`, an intro even with `animate: 0`): an empty 0–5 scale, then a
-      // second full draw. This chart draws its data once.
-      class LineChart extends AxisChart {
-        prepareFirstData(data: unknown) {
-          return data;
-        }
-        draw(onlyWidthChange = false) {
-          super.draw(onlyWidthChange, false);
-        }
-      }
+    loadLineChart().then(async (LineChart) => {
       await nextTask();
       if (cancelled || !host.current) return;
       const observer = new MutationObserver(() => host.current && tidyAxisLabels(host.current));
