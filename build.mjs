@@ -6,6 +6,7 @@
 // only the rules that can match what the login page renders; the rest (shell-*.css) loads with
 // the logged-in shell; `--no-css-split` ships one stylesheet.
 import * as esbuild from 'esbuild';
+import { BUDGETS, isExempt, loginFiles } from './build/budgets.mjs';
 import { addSource, addThirdParty, emptyUsage, purgeCss, splitCss } from './build/css-purge.mjs';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
@@ -20,13 +21,6 @@ const args = new Set(process.argv.slice(2));
 const watch = args.has('--watch');
 const cssPurge = !args.has('--no-css-purge');
 const cssSplit = !args.has('--no-css-split');
-
-/** Budgets in gzip bytes (DESIGN.md §6; the login page's is held to 40 KB, below its 45). */
-// `loginModules`: a browser opens at most six connections to one HTTP/1.1 host, so up to six
-// modules arrive in one round of requests; a seventh waits for one of them.
-export const BUDGETS = { login: 40 * 1024, lazyChunk: 30 * 1024, total: 320 * 1024, loginModules: 6 };
-/** Chunks exempt from the per-chunk budget: the MQTT client library. */
-const EXEMPT = [/node_modules[\\/]mqtt[\\/]/];
 
 function newestMtime(dir) {
   let newest = 0;
@@ -234,7 +228,7 @@ async function bundleMqtt() {
 /**
  * Resolves the console's `import('mqtt')` to the bundle above, as a module named after the
  * prebuilt file it replaces: the chunk keeps its name (mqtt.esm-…) and the MQTT library
- * exemption (EXEMPT here and in the benchmark) still recognises it.
+ * exemption (EXEMPT, build/budgets.mjs) still recognises it.
  */
 const mqttBrowser = {
   name: 'mqtt-browser',
@@ -372,14 +366,8 @@ export function report(metafile) {
       brotli: brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
     };
   }
-  const entry = Object.keys(outputs).find((f) => outputs[f].entryPoint === 'web/main.tsx');
-  // What the login page needs: the entry, its static imports (transitively) and index.html.
-  const login = new Set([entry, INDEX]);
-  for (const file of login) {
-    if (file === INDEX) continue;
-    for (const imp of outputs[file].imports) if (imp.kind === 'import-statement') login.add(imp.path);
-  }
-  const exempt = (file) => file !== INDEX && Object.keys(outputs[file].inputs).some((input) => EXEMPT.some((re) => re.test(input)));
+  const login = loginFiles(outputs, INDEX);
+  const exempt = (file) => isExempt(outputs, file);
   const rows = Object.entries(sizes).sort((a, b) => b[1].gzip - a[1].gzip);
   console.log(`\n${'file'.padEnd(48)}${'raw KB'.padStart(9)}${'gzip KB'.padStart(9)}${'br KB'.padStart(9)}`);
   for (const [file, s] of rows) {
