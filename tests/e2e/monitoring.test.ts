@@ -95,6 +95,9 @@ test('kicking a client in the console closes its connection ("Kicked out success
 
 test('Retained: a mosquitto_pub -r message shows, opens as JSON, and deleting it empties the retained store', async () => {
   await mosquitto('mosquitto_pub', ['-r', '-t', 'demo/retained/r1', '-m', '{"temp":21}']).done;
+  // The broker stores the message after mosquitto_pub has gone; the page lists it once stored.
+  const stored = async () => JSON.stringify((await request(sim.baseUrl, 'GET', '/api/v5/mqtt/retainer/messages', { token })).json).includes('demo/retained/r1');
+  await until(stored, 5000, 'the retained message over the API');
   await w.page.goto(`${sim.baseUrl}/#/retained`);
   const row = '[data-test=retained-row][data-key="demo/retained/r1"]';
   await w.page.waitForSelector(row);
