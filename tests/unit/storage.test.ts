@@ -1,7 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { clearUser, loadUser, readSettings, saveUser, SETTINGS_KEY } from '../../web/lib/storage.ts';
-import { browserLocale, defineMessages, setLocale, t } from '../../web/lib/i18n.ts';
+import { defineMessages, setLocale, t } from '../../web/lib/i18n.ts';
+import { browserLocale } from '../../web/lib/prefs.ts';
 import { withTimeout } from '../../web/lib/navigation.ts';
 import { failure } from '../helpers/fakeApi.ts';
 

@@ -4,8 +4,9 @@
  * changing the language reloads the page (specification §4), so the locale is fixed at start.
  */
 import rosetta from 'rosetta';
+import { htmlLang, type Locale } from './prefs.ts';
 
-export type Locale = 'zh' | 'en';
+export type { Locale } from './prefs.ts';
 export const LOCALES: readonly Locale[] = ['zh', 'en'];
 /** Messages of one area: each key holds both languages side by side. */
 export type Messages = Record<string, { zh: string; en: string }>;
@@ -41,7 +42,7 @@ export function defineMessages<M extends Messages>(messages: M): M {
 export function setLocale(locale: Locale) {
   current = locale;
   i18n.locale(locale);
-  if (typeof document !== 'undefined') document.documentElement.lang = locale === 'zh' ? 'zh-CN' : 'en';
+  if (typeof document !== 'undefined') document.documentElement.lang = htmlLang(locale);
 }
 
 export function getLocale(): Locale {
@@ -61,9 +62,4 @@ export function missingLocales(key: string): Locale[] {
 /** Translates `key`, filling `{{name}}` placeholders from `params`; English, then the key, when missing. */
 export function t(key: string, params: Record<string, unknown> = {}): string {
   return i18n.t(key, params, current) || i18n.t(key, params, 'en') || key;
-}
-
-/** The default language: Chinese when the browser's language starts with zh, else English (spec §9). */
-export function browserLocale(language = typeof navigator === 'undefined' ? 'en' : navigator.language): Locale {
-  return /^zh/i.test(language || '') ? 'zh' : 'en';
 }

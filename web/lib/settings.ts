@@ -4,19 +4,13 @@
  * has to re-render live; `applyTheme` runs once at start.
  */
 import { proxy } from 'valtio';
-import { browserLocale, type Locale } from './i18n.ts';
+import { shownTheme, withDefaults, type Locale, type Theme } from './prefs.ts';
 import { readSettings, writeSettings } from './storage.ts';
 
-export type Theme = 'light' | 'dark';
+export type { Theme } from './prefs.ts';
 
-const stored = readSettings();
-/** Defaults of spec part1 §9: zh for a zh browser, light theme, sync on, left bar collapsed. */
-export const settings = proxy({
-  lang: (stored.lang ?? browserLocale()) as Locale,
-  theme: (stored.theme ?? 'light') as Theme,
-  syncOsTheme: stored.syncOsTheme ?? true,
-  leftBarCollapse: stored.leftBarCollapse ?? true,
-});
+/** The stored settings, with the defaults of spec part1 §9 (lib/prefs.ts). */
+export const settings = proxy(withDefaults(readSettings()));
 
 let reload = () => location.reload();
 /** Replaces the page reload (tests observe it instead of reloading happy-dom). */
@@ -26,10 +20,7 @@ export function setReloader(fn: () => void) {
 
 /** The theme actually shown: the OS preference when syncing, else the chosen one. */
 export function effectiveTheme(): Theme {
-  if (settings.syncOsTheme && typeof matchMedia === 'function') {
-    return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
-  }
-  return settings.theme;
+  return shownTheme(settings);
 }
 
 /** Puts the effective theme on <html> for Pico's `data-theme`. */
