@@ -4,10 +4,13 @@
 // Pico's rules that cannot match anything the console renders are left out of the stylesheet
 // (build/css-purge.mjs); `--no-css-purge` ships Pico whole. The login page's stylesheet holds
 // only the rules that can match what the login page renders; the rest (shell-*.css) loads with
-// the logged-in shell; `--no-css-split` ships one stylesheet.
+// the logged-in shell; `--no-css-split` ships one stylesheet. index.html also carries the login
+// form drawn in both languages and the boot script that shows it before any module runs
+// (build/prerender.mjs).
 import * as esbuild from 'esbuild';
 import { BUDGETS, isExempt, loginFiles } from './build/budgets.mjs';
 import { addSource, addThirdParty, emptyUsage, purgeCss, splitCss } from './build/css-purge.mjs';
+import { buildBoot, drawLoginForms } from './build/prerender.mjs';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
@@ -303,15 +306,22 @@ const options = {
     {
       name: 'html',
       setup(build) {
-        build.onEnd((result) => {
-          if (result.errors.length === 0) writeHtml(result.metafile);
+        build.onEnd(async (result) => {
+          if (result.errors.length === 0) await writeHtml(result.metafile);
         });
       },
     },
   ],
 };
 
-function writeHtml(metafile) {
+async function writeHtml(metafile) {
+  // The boot script and the login forms drawn into index.html (build/prerender.mjs); the boot
+  // script's output joins the metafile, for the report.
+  for (const file of readdirSync(out)) if (/^boot-.*\.js$/.test(file)) rmSync(path.join(out, file));
+  const boot = await buildBoot({ root, out, minify: !watch });
+  Object.assign(metafile.outputs, boot.outputs);
+  const bootFile = Object.keys(boot.outputs).find((file) => boot.outputs[file].entryPoint === 'web/boot.ts');
+  const forms = await drawLoginForms({ root, options });
   const outputs = Object.entries(metafile.outputs);
   const rel = (file) => path.relative(out, path.join(root, file)).split(path.sep).join('/');
   const entry = outputs.find(([, o]) => o.entryPoint === 'web/main.tsx');
@@ -326,7 +336,7 @@ function writeHtml(metafile) {
   walk(entry[0]);
   // The login page's stylesheet travels inside index.html: no request of its own, and none of
   // the module requests waits behind it (Chromium holds back preloads while a stylesheet in the
-  // head loads). The entry and its modules are named first, so they are requested at once.
+  // head loads). The entry and its modules are named before it, so they are requested at once.
   const cssFile = path.join(root, entry[1].cssBundle);
   const css = readFileSync(cssFile, 'utf8');
   if (/<\/style/i.test(css)) throw new Error('the login stylesheet holds </style and cannot be inlined');
@@ -337,14 +347,19 @@ function writeHtml(metafile) {
     // over HTTP/1.1, and the small ones left for the second round come back soonest. (Replacer
     // functions: the stylesheet holds `$` sequences that a replacement string would expand.)
     .replace('<!--scripts-->', () => [
-      `<script type="module" src="./${rel(entry[0])}"></script>`,
+      // Started by the boot script (web/boot.ts), after the frame that paints the drawn login form.
+      `<link rel="modulepreload" href="./${rel(entry[0])}" data-entry>`,
       ...[...preload].sort((a, b) => metafile.outputs[b].bytes - metafile.outputs[a].bytes).map((file) => `<link rel="modulepreload" href="./${rel(file)}">`),
     ].join('\n  '))
     .replace('<!--styles-->', () => [
       // Inert until the shell loads and adds it after the login page's (web/app/shellStyles.ts).
       ...(shell ? [`<template id="shell-styles"><link rel="stylesheet" href="./${rel(shell)}"></template>`] : []),
       `<style id="login-styles">${css}</style>`,
-    ].join('\n  '));
+    ].join('\n  '))
+    // First in the head and blocking: language, theme and the drawn form are settled before the
+    // first paint, and the server is asked for it before the modules (they load meanwhile).
+    .replace('<!--boot-->', () => `<script src="./${rel(bootFile)}"></script>`)
+    .replace('<!--login-->', () => forms);
   writeFileSync(path.join(out, 'index.html'), html);
   copyFileSync(path.join(web, 'favicon.svg'), path.join(out, 'favicon.svg'));
 }

@@ -14,11 +14,12 @@ export const EXEMPT = [/node_modules[\\/]mqtt[\\/]/];
 
 /**
  * The output files the login page loads: `index` (index.html, which holds its stylesheet), the
- * entry and the entry's static imports, transitively. `outputs` is the metafile's.
+ * boot script, the entry and the entry's static imports, transitively. `outputs` is the
+ * metafile's (with the boot script's build joined to it).
  */
 export function loginFiles(outputs, index) {
-  const entry = Object.keys(outputs).find((f) => outputs[f].entryPoint === 'web/main.tsx');
-  const files = new Set([index, entry]);
+  const entries = Object.keys(outputs).filter((f) => ['web/main.tsx', 'web/boot.ts'].includes(outputs[f].entryPoint));
+  const files = new Set([index, ...entries]);
   for (const file of files) {
     if (file === index) continue;
     for (const imp of outputs[file].imports) if (imp.kind === 'import-statement') files.add(imp.path);

@@ -1,6 +1,8 @@
-// What the login page loads: only the files index.html names (its entry and the modules it
-// preloads; its stylesheet is inside index.html), none of the logged-in shell; the shell's
-// stylesheet comes with the shell, after the login page's, and leaves the login page as it was.
+// What the login page loads: only the files index.html names (the boot script, its entry and the
+// modules it preloads; its stylesheet is inside index.html), none of the logged-in shell; the
+// shell's stylesheet comes with the shell, after the login page's, and leaves the login page as
+// it was. The login form index.html carries shows before any module loads, in the stored
+// language and theme, and hands what was typed to the console's own form.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
@@ -41,7 +43,7 @@ const loginLook = (page: Page) => page.evaluate(`['.login-card', '[data-test=log
 
 test('the login page loads what index.html names and nothing of the shell', async () => {
   const html = (await request(sim.baseUrl, 'GET', '/')).text;
-  const named = new Set([...html.matchAll(/<(?:link rel="modulepreload"|script type="module") (?:href|src)="\.\/([^"]+)"/g)].map((m) => m[1].split('/').pop()!));
+  const named = new Set([...html.matchAll(/<(?:link rel="modulepreload"|script type="module"|script) (?:href|src)="\.\/([^"]+)"/g)].map((m) => m[1].split('/').pop()!));
   assert.ok(/<style id="login-styles">[^<]*\.login-card/.test(html), 'the login page’s rules travel inside index.html');
   assert.not.match(html.replace(/<template[\s\S]*?<\/template>/, ''), /<link rel="stylesheet"/);
   const template = /<template id="shell-styles">(.*?)<\/template>/.exec(html)?.[1] ?? '';
@@ -95,6 +97,134 @@ test('the shell adds its stylesheet after the login page’s; the login page loo
     await w.page.click('[data-test=confirm-ok]');
     await w.page.waitForSelector('[data-test=login-form]');
     assert.equal(await loginLook(w.page), before, scheme);
+    assert.equal(w.violations, []);
+    await w.context.close();
+  }
+});
+
+/** The console's modules, held back until `release` (the boot script is not one of them). */
+async function holdModules(page: Page) {
+  const held: Array<() => Promise<void>> = [];
+  let released = false;
+  await page.route(/\/(main-|chunks\/)[^/]*\.js$/, (route) => (released ? route.continue() : void held.push(() => route.continue())));
+  return async () => {
+    released = true;
+    await Promise.all(held.map((go) => go()));
+  };
+}
+
+/** The visible password inputs: `boot` for one in a form drawn into index.html, `console` for the console's own. */
+const visiblePasswords = (page: Page) => page.$$eval('input[type=password]', (inputs) =>
+  inputs.filter((i) => i.getBoundingClientRect().height > 0).map((i) => (i.closest('.boot-login') ? 'boot' : 'console')));
+
+/** Boxes and styles of the shown login page's parts, wherever it came from (compare loginLook). */
+const shownLook = (page: Page) => page.evaluate(`(() => {
+  const shown = [...document.querySelectorAll('.login-page')].find((el) => el.getBoundingClientRect().height > 0);
+  return ['.login-card', 'input[name=username]', 'input[name=password]', 'button[type=submit]', '.login-lang', '.forgot summary', 'h1', 'label'].map((selector) => {
+    const el = shown.querySelector(selector);
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    return [selector, box.x, box.y, box.width, box.height, el.innerText, style.font, style.padding, style.backgroundColor, style.color, style.border].join(' ');
+  });
+})()`) as Promise<string[]>;
+
+/** A stored user record as the console leaves one (the boot script only checks that it is there). */
+const storeUser = `localStorage.setItem('emqx-console', JSON.stringify({ userKey: 'AbCd', userSecret: 'c2VjcmV0' }));
+  localStorage.setItem('AbCd', 'aXY=.c2VhbGVk');`;
+
+test('before any module loads, a login form shows in the browser’s or the stored language and theme; none with a stored user', async () => {
+  const cases = [
+    { locale: 'en-US', scheme: 'light', init: '', lang: 'en', theme: 'light', label: 'Password', forms: ['boot'] },
+    { locale: 'zh-CN', scheme: 'dark', init: '', lang: 'zh-CN', theme: 'dark', label: '密码', forms: ['boot'] },
+    { locale: 'en-US', scheme: 'light', init: `localStorage.setItem('emqx-console', '{"lang":"zh","theme":"dark","syncOsTheme":false}')`, lang: 'zh-CN', theme: 'dark', label: '密码', forms: ['boot'] },
+    { locale: 'en-US', scheme: 'light', init: storeUser, lang: 'en', theme: 'light', label: '', forms: [] },
+  ] as const;
+  for (const c of cases) {
+    const w = await openPage(browser, { locale: c.locale, colorScheme: c.scheme });
+    if (c.init) await w.page.addInitScript(c.init);
+    const release = await holdModules(w.page);
+    await w.page.goto(sim.baseUrl + '/#/clients', { waitUntil: 'commit' });
+    await w.page.waitForFunction(() => document.documentElement.dataset.theme !== undefined && document.readyState !== 'loading');
+    const what = `${c.locale} ${c.init}`;
+    assert.equal(await visiblePasswords(w.page), c.forms, what);
+    assert.is(await w.page.evaluate(() => document.documentElement.lang), c.lang, what);
+    assert.is(await w.page.evaluate(() => document.documentElement.dataset.theme), c.theme, what);
+    if (c.label) {
+      assert.is(await w.page.evaluate(() => [...document.querySelectorAll('.boot-login label')]
+        .find((l) => l.getBoundingClientRect().height > 0 && l.nextElementSibling?.getAttribute('type') === 'password')?.textContent), c.label, what);
+    }
+    assert.is(await w.page.evaluate(() => document.querySelectorAll('#app *').length), 0, 'no module has run');
+    const drawn = c.forms.length ? await shownLook(w.page) : [];
+    await release();
+    if (c.forms.length) {
+      // The console's own form replaces the drawn ones, in the same language, and looks the same.
+      await w.page.waitForSelector('[data-test=login-form] input[type=password]', { state: 'visible' });
+      assert.equal(await visiblePasswords(w.page), ['console'], what);
+      assert.equal(await shownLook(w.page), drawn, what);
+      assert.is(await w.page.$$eval('.boot-login', (forms) => forms.length), 0);
+      assert.is(await w.page.evaluate(() => document.documentElement.hasAttribute('data-boot')), false);
+    }
+    assert.equal(w.violations, []);
+    await w.context.close();
+  }
+});
+
+test('when the console’s modules fail to load, the drawn form says so', async () => {
+  for (const [locale, text] of [['en-US', 'The console failed to load. Check the network and reload the page.'], ['zh-CN', '控制台加载失败，请检查网络后刷新页面。']]) {
+    const w = await openPage(browser, { locale });
+    await w.page.route(/\/main-[^/]*\.js$/, (route) => route.abort('connectionrefused'));
+    await w.page.goto(sim.baseUrl + '/', { waitUntil: 'commit' });
+    await w.page.waitForSelector('.boot-login input[type=password]:visible');
+    const notice = await w.page.waitForSelector('.boot-failed:visible');
+    assert.is(await notice.textContent(), text);
+    assert.is(await notice.getAttribute('role'), 'alert');
+    await w.context.close();
+  }
+});
+
+test('what was typed into the drawn form before the console loaded stays, with the caret', async () => {
+  const w = await openPage(browser, { locale: 'en-US' });
+  const release = await holdModules(w.page);
+  await w.page.goto(sim.baseUrl + '/', { waitUntil: 'commit' });
+  await w.page.waitForSelector('.boot-login input[type=password]:visible');
+  await w.page.fill('.boot-login[data-lang=en] input[name=username]', 'admin');
+  await w.page.fill('.boot-login[data-lang=en] input[name=password]', 'publc');
+  await w.page.evaluate(() => (document.querySelector('.boot-login[data-lang=en] input[name=password]') as HTMLInputElement).setSelectionRange(4, 4));
+  await release();
+  await w.page.waitForSelector('[data-test=login-form] input[type=password]', { state: 'visible' });
+  assert.equal(await w.page.$$eval('[data-test=login-form] input', (inputs) => inputs.map((i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).value])),
+    [['username', 'admin'], ['password', 'publc']]);
+  assert.equal(await w.page.evaluate(() => {
+    const active = document.activeElement as HTMLInputElement;
+    return [active.closest('[data-test=login-form]') !== null, active.name, active.selectionStart];
+  }), [true, 'password', 4]);
+  // Typing goes on where it was, and the login works.
+  await w.page.keyboard.type('i');
+  await w.page.keyboard.press('Enter');
+  await w.page.waitForSelector('[data-test=change-password-form]');
+  assert.equal(w.violations, []);
+  assert.equal(w.errors, []);
+  await w.context.close();
+});
+
+test('Enter in the drawn form sends nothing anywhere; the console submits it once it shows', async () => {
+  for (const [password, outcome] of [['public', '[data-test=change-password-form]'], ['wrong', '[data-test=login-error]']]) {
+    const w = await openPage(browser, { locale: 'en-US' });
+    const release = await holdModules(w.page);
+    const logins: string[] = [];
+    w.page.on('request', (r) => { if (r.url().endsWith('/api/v5/login')) logins.push(r.postData() ?? ''); });
+    await w.page.goto(sim.baseUrl + '/', { waitUntil: 'commit' });
+    await w.page.waitForSelector('.boot-login input[type=password]:visible');
+    await w.page.fill('.boot-login[data-lang=en] input[name=username]', 'admin');
+    await w.page.fill('.boot-login[data-lang=en] input[name=password]', password);
+    await w.page.keyboard.press('Enter');
+    await w.page.waitForTimeout(300);
+    // Submitted natively, the form would put the password in the URL.
+    assert.not.match(w.page.url(), new RegExp(`\\?|${password}`));
+    assert.equal(logins, []);
+    await release();
+    await w.page.waitForSelector(outcome);
+    assert.equal(logins.map((body) => JSON.parse(body)), [{ username: 'admin', password }]);
     assert.equal(w.violations, []);
     await w.context.close();
   }

@@ -3,9 +3,10 @@
  * credentials and lockout, then the default-password prompt with Skip (spec part1 §2) for a
  * reserved user logged in with `public`. Returns to the page in `?to=` afterwards.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { ApiError } from '../lib/api.ts';
+import { continueBootForm, dropBootForm, readBootForm } from '../lib/bootForm.ts';
 import { handleError } from '../lib/errors.ts';
 import { t, type Locale } from '../lib/i18n.ts';
 import { currentSearch, navigate } from '../lib/navigation.ts';
@@ -38,6 +39,14 @@ export function Login() {
   const { lang } = useSnapshot(settings);
   const [phase, setPhase] = useState<'login' | 'change'>('login');
   const [problem, setProblem] = useState('');
+  // The form drawn into index.html, shown until now: this one takes its values, focus and submit.
+  const [drawn] = useState(readBootForm);
+  const card = useRef<HTMLElement>(null);
+
+  useLayoutEffect(() => {
+    dropBootForm();
+    continueBootForm(card.current, drawn);
+  }, []);
 
   useEffect(() => {
     if (token && phase === 'login') void navigate(target(), { replace: true });
@@ -77,13 +86,13 @@ export function Login() {
         </select>
         <Icon name="chevronDown" />
       </div>
-      <article class="login-card">
+      <article class="login-card" ref={card}>
         <header>
           <h1>EMQX</h1>
           <p class="muted">{t(phase === 'login' ? 'login.subtitle' : 'login.changeHint')}</p>
         </header>
         {phase === 'login' ? (
-          <Form fields={loginFields} submitText={t('login.submit')} onSubmit={onLogin} test="login-form">
+          <Form fields={loginFields} initial={drawn?.values} submitText={t('login.submit')} onSubmit={onLogin} test="login-form">
             {problem && <p class="field-error" role="alert" data-test="login-error">{problem}</p>}
             <details class="forgot">
               <summary>{t('login.forgot')}<Icon name="chevron" /></summary>

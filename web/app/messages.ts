@@ -20,5 +20,7 @@ export const messages = defineMessages({
   'login.newPassword': { zh: '新密码', en: 'New password' },
   'login.confirmPassword': { zh: '确认新密码', en: 'Confirm the new password' },
   'login.skip': { zh: '跳过', en: 'Skip' },
+  // Shown by the boot script on the login form drawn into index.html when the console's modules fail to load.
+  'login.consoleFailed': { zh: '控制台加载失败，请检查网络后刷新页面。', en: 'The console failed to load. Check the network and reload the page.' },
   'login.passwordChanged': { zh: '密码修改成功', en: 'Password changed' },
 });

@@ -73,11 +73,21 @@ export async function saveUser(user: UserRecord): Promise<void> {
   writeSettings({ userKey: name, userSecret: toB64(raw) });
 }
 
-/** Decrypts the stored user record; a missing or tampered record yields null. */
-export async function loadUser(): Promise<UserRecord | null> {
+/** The stored user record, still sealed; null when there is none. */
+function sealedUser(): { sealed: string; userSecret: string } | null {
   const { userKey, userSecret } = readSettings();
   const sealed = userKey ? localStorage.getItem(userKey) : null;
-  if (!userKey || !userSecret || !sealed) return null;
+  return userSecret && sealed ? { sealed, userSecret } : null;
+}
+
+/** Whether a user record is stored (without decrypting it: it may still turn out damaged). */
+export const hasStoredUser = () => sealedUser() !== null;
+
+/** Decrypts the stored user record; a missing or tampered record yields null. */
+export async function loadUser(): Promise<UserRecord | null> {
+  const stored = sealedUser();
+  if (!stored) return null;
+  const { sealed, userSecret } = stored;
   try {
     const [iv, data] = sealed.split('.').map(fromB64);
     const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv }, await aesKey(fromB64(userSecret)), data);
