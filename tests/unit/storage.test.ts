@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { clearUser, loadUser, readSettings, saveUser, SETTINGS_KEY } from '../../web/lib/storage.ts';
+import { clearUser, hasStoredUser, loadUser, readSettings, saveUser, SETTINGS_KEY } from '../../web/lib/storage.ts';
 import { defineMessages, setLocale, t } from '../../web/lib/i18n.ts';
-import { browserLocale } from '../../web/lib/prefs.ts';
+import { browserLocale, shownTheme, withDefaults } from '../../web/lib/prefs.ts';
 import { withTimeout } from '../../web/lib/navigation.ts';
 import { failure } from '../helpers/fakeApi.ts';
 
@@ -30,7 +30,9 @@ test('saving again moves the record to a new key and removes the old one', async
 
 test('a tampered record reads as logged out; clearUser removes it', async () => {
   localStorage.clear();
+  assert.is(hasStoredUser(), false);
   await saveUser({ username: 'a', token: 'one' });
+  assert.is(hasStoredUser(), true);
   const key = readSettings().userKey!;
   const [iv, data] = localStorage.getItem(key)!.split('.');
   localStorage.setItem(key, `${iv}.${data.slice(0, -4)}AAAA`);
@@ -38,6 +40,7 @@ test('a tampered record reads as logged out; clearUser removes it', async () => 
   clearUser();
   assert.is(localStorage.getItem(key), null);
   assert.is(readSettings().userKey, undefined);
+  assert.is(hasStoredUser(), false);
 });
 
 test('translation falls back to English, then to the key; placeholders are filled', () => {
@@ -62,6 +65,15 @@ test('a screen chunk that does not load in time fails with CHUNK_TIMEOUT', async
   const error = await failure<{ code?: string }>(withTimeout(() => new Promise(() => {}), 20));
   assert.is(error.code, 'CHUNK_TIMEOUT');
   assert.is(await withTimeout(() => Promise.resolve(7), 20), 7);
+});
+
+test('settings defaults: the browser language, light, follow the OS theme, left bar collapsed; the shown theme', () => {
+  assert.equal(withDefaults({}), { lang: browserLocale(), theme: 'light', syncOsTheme: true, leftBarCollapse: true });
+  assert.equal(withDefaults({ lang: 'zh', theme: 'dark', syncOsTheme: false, leftBarCollapse: false }),
+    { lang: 'zh', theme: 'dark', syncOsTheme: false, leftBarCollapse: false });
+  assert.is(shownTheme({ syncOsTheme: false, theme: 'dark' }), 'dark');
+  const os = matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  assert.is(shownTheme({ syncOsTheme: true, theme: os === 'dark' ? 'light' : 'dark' }), os);
 });
 
 test.run();
