@@ -4,7 +4,7 @@
 // web/lib/bootForm.ts).
 import * as esbuild from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Builds the boot script into `out` (boot-[hash].js); returns the build's metafile. */
@@ -48,9 +48,10 @@ export async function drawLoginForms({ root, options }) {
     external: ['@happy-dom/global-registrator'],
     logLevel: 'warning',
   });
-  // Next to node_modules, so that the external import resolves.
-  const dir = path.join(root, 'node_modules', '.cache', 'login-forms');
-  mkdirSync(dir, { recursive: true });
+  // Next to node_modules, so that the external import resolves; a folder per build (two builds may run at once).
+  const cache = path.join(root, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  const dir = mkdtempSync(path.join(cache, 'login-forms-'));
   const file = path.join(dir, 'login-forms.mjs');
   writeFileSync(file, result.outputFiles[0].text);
   try {
