@@ -207,6 +207,20 @@ test('what was typed into the drawn form before the console loaded stays, with t
   await w.context.close();
 });
 
+test('a control of the drawn page that had the focus has it again on the console’s page', async () => {
+  for (const [drawn, live] of [['.login-lang', '.login-lang'], ['button[type=submit]', '[data-test=login-form] [data-test=form-submit]'], ['.forgot summary', '[data-test=login-form] .forgot summary']]) {
+    const w = await openPage(browser, { locale: 'en-US' });
+    const release = await holdModules(w.page);
+    await w.page.goto(sim.baseUrl + '/', { waitUntil: 'commit' });
+    await w.page.waitForSelector('.boot-login input[type=password]:visible');
+    await w.page.focus(`.boot-login[data-lang=en] ${drawn}`);
+    await release();
+    await w.page.waitForSelector('[data-test=login-form] input[type=password]', { state: 'visible' });
+    assert.ok(await w.page.$eval(live, (el) => el === document.activeElement && !el.closest('.boot-login')), drawn);
+    await w.context.close();
+  }
+});
+
 test('Enter in the drawn form sends nothing anywhere; the console submits it once it shows', async () => {
   for (const [password, outcome] of [['public', '[data-test=change-password-form]'], ['wrong', '[data-test=login-error]']]) {
     const w = await openPage(browser, { locale: 'en-US' });

@@ -41,11 +41,11 @@ export function Login() {
   const [problem, setProblem] = useState('');
   // The form drawn into index.html, shown until now: this one takes its values, focus and submit.
   const [drawn] = useState(readBootForm);
-  const card = useRef<HTMLElement>(null);
+  const page = useRef<HTMLElement>(null);
 
   useLayoutEffect(() => {
     dropBootForm();
-    continueBootForm(card.current, drawn);
+    continueBootForm(page.current, drawn);
   }, []);
 
   useEffect(() => {
@@ -77,7 +77,7 @@ export function Login() {
   };
 
   return (
-    <main class="login-page">
+    <main class="login-page" ref={page}>
       <div class="login-lang-box">
         <select class="login-lang" aria-label="Language / 语言" value={lang}
           onChange={(e) => updateSettings({ lang: (e.target as HTMLSelectElement).value as Locale })}>
@@ -86,7 +86,7 @@ export function Login() {
         </select>
         <Icon name="chevronDown" />
       </div>
-      <article class="login-card" ref={card}>
+      <article class="login-card">
         <header>
           <h1>EMQX</h1>
           <p class="muted">{t(phase === 'login' ? 'login.subtitle' : 'login.changeHint')}</p>

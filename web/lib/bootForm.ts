@@ -2,7 +2,7 @@
  * The login form the build draws into index.html, once per language (build/prerender.mjs), of
  * which the boot script (web/boot.ts) shows the page language's when no user is stored: a form
  * is visible before any module has loaded. When the console's login page first renders, its own
- * form takes the drawn one's place with what was typed and where the caret was; with a user
+ * form takes the drawn one's place with what was typed, the focus and the caret; with a user
  * stored, the console removes the drawn forms unseen.
  */
 
@@ -17,14 +17,17 @@ export function showBootFailure() {
   for (const notice of document.querySelectorAll<HTMLElement>(`.${BOOT_FAILED_CLASS}`)) notice.hidden = false;
 }
 
+/** What can take the focus on the login page; the drawn page and the console's have the same, in the same order. */
+const FOCUSABLE = 'a[href], button, input, select, summary, textarea';
+
 /** Set on <html> by the boot script when a drawn form was submitted (Enter, its button). */
 const SUBMITTED = 'data-boot-submit';
 
 export interface BootFormState {
   /** Each named input's value. */
   values: Record<string, string>;
-  /** The input that had the focus, and its selection. */
-  focus?: { name: string; start: number | null; end: number | null };
+  /** Which of the form's focusable elements had the focus (by order), and an input's selection. */
+  focus?: { index: number; start: number | null; end: number | null };
   /** Whether it was submitted: the console's form submits these values once it shows. */
   submitted: boolean;
 }
@@ -50,9 +53,9 @@ export function readBootForm(): BootFormState | null {
   const values: Record<string, string> = {};
   for (const input of shown.querySelectorAll<HTMLInputElement>('input[name]')) values[input.name] = input.value;
   const active = document.activeElement;
-  const focus = active instanceof HTMLInputElement && active.name && shown.contains(active)
-    ? { name: active.name, start: active.selectionStart, end: active.selectionEnd }
-    : undefined;
+  const index = [...shown.querySelectorAll(FOCUSABLE)].findIndex((el) => el === active);
+  const input = active instanceof HTMLInputElement ? active : null;
+  const focus = index >= 0 ? { index, start: input?.selectionStart ?? null, end: input?.selectionEnd ?? null } : undefined;
   return { values, focus, submitted: document.documentElement.hasAttribute(SUBMITTED) };
 }
 
@@ -65,15 +68,15 @@ export function dropBootForm() {
 }
 
 /**
- * Carries on in the console's form inside `container` where the drawn one was: the focus and
- * selection on the same-named input, and a submit that was asked for.
+ * Carries on in the console's login page (`container`) where the drawn one was: the focus on the
+ * same element, an input's selection, and a submit that was asked for.
  */
 export function continueBootForm(container: HTMLElement | null, state: BootFormState | null) {
   const focus = state?.focus;
-  const input = focus && container?.querySelector<HTMLInputElement>(`input[name="${CSS.escape(focus.name)}"]`);
-  if (focus && input) {
-    input.focus();
-    if (focus.start !== null && focus.end !== null) input.setSelectionRange(focus.start, focus.end);
+  const target = focus && container?.querySelectorAll<HTMLElement>(FOCUSABLE)[focus.index];
+  if (focus && target) {
+    target.focus();
+    if (target instanceof HTMLInputElement && focus.start !== null && focus.end !== null) target.setSelectionRange(focus.start, focus.end);
   }
   if (state?.submitted) container?.querySelector('form')?.requestSubmit();
 }
