@@ -6,7 +6,7 @@
  * the console starts after the frame that paints it, so the form is on screen before the
  * console's modules run; otherwise at once. It stays a few hundred bytes.
  */
-import { noteBootSubmit, showBootFailure } from './lib/bootForm.ts';
+import { showBootFailure, watchBootForm } from './lib/bootForm.ts';
 import { htmlLang, shownTheme, withDefaults } from './lib/prefs.ts';
 import { hasStoredUser, readSettings } from './lib/storage.ts';
 
@@ -17,7 +17,7 @@ try {
   root.dataset.theme = shownTheme(prefs);
   if (!hasStoredUser()) {
     root.dataset.boot = prefs.lang;
-    noteBootSubmit();
+    watchBootForm();
   }
 } catch {
   // Storage refused (a privacy setting): no drawn form; the console starts as it would without one.

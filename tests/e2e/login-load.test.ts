@@ -221,6 +221,18 @@ test('a control of the drawn page that had the focus has it again on the console
   }
 });
 
+test('a language chosen on the drawn page is saved and the page reloads in it', async () => {
+  const w = await openPage(browser, { locale: 'en-US' });
+  await holdModules(w.page);
+  await w.page.goto(sim.baseUrl + '/', { waitUntil: 'commit' });
+  await w.page.waitForSelector('.boot-login[data-lang=en] input[type=password]:visible');
+  await Promise.all([w.page.waitForEvent('framenavigated'), w.page.selectOption('.boot-login[data-lang=en] .login-lang', 'zh')]);
+  await w.page.waitForSelector('.boot-login[data-lang=zh] input[type=password]:visible');
+  assert.is(await w.page.evaluate(() => JSON.parse(localStorage.getItem('emqx-console') ?? '{}').lang), 'zh');
+  assert.is(await w.page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  await w.context.close();
+});
+
 test('Enter in the drawn form sends nothing anywhere; the console submits it once it shows', async () => {
   for (const [password, outcome] of [['public', '[data-test=change-password-form]'], ['wrong', '[data-test=login-error]']]) {
     const w = await openPage(browser, { locale: 'en-US' });

@@ -5,6 +5,7 @@
  * form takes the drawn one's place with what was typed, the focus and the caret; with a user
  * stored, the console removes the drawn forms unseen.
  */
+import { writeSettings } from './storage.ts';
 
 /** The class of each drawn form's wrapper; its `data-lang` is its language. */
 export const BOOT_FORM_CLASS = 'boot-login';
@@ -32,15 +33,27 @@ export interface BootFormState {
   submitted: boolean;
 }
 
+/** The drawn page's element an event came from, if it came from one. */
+const drawnTarget = (event: Event) =>
+  event.target instanceof Element && event.target.closest(`.${BOOT_FORM_CLASS}`) ? event.target : null;
+
 /**
- * The boot script's: keeps a submit of a drawn form from going anywhere (its `method="dialog"`
- * already does) and notes it, for the console's form to submit when it takes over.
+ * The boot script's: what the drawn page does before the console takes over. A submit goes
+ * nowhere (its `method="dialog"` already sees to that) and is noted, for the console's form to
+ * submit when it takes over. A language chosen is saved and the page reloads in it, as the
+ * console's language select does.
  */
-export function noteBootSubmit() {
+export function watchBootForm() {
   document.addEventListener('submit', (event) => {
-    if (!(event.target instanceof Element) || !event.target.closest(`.${BOOT_FORM_CLASS}`)) return;
+    if (!drawnTarget(event)) return;
     event.preventDefault();
     document.documentElement.setAttribute(SUBMITTED, '');
+  }, true);
+  document.addEventListener('change', (event) => {
+    const select = drawnTarget(event);
+    if (!(select instanceof HTMLSelectElement) || !select.classList.contains('login-lang')) return;
+    writeSettings({ lang: select.value === 'zh' ? 'zh' : 'en' });
+    location.reload();
   }, true);
 }
 
