@@ -7,6 +7,7 @@
  * console's modules run; otherwise at once. It stays a few hundred bytes.
  */
 import { showBootFailure, watchBootForm } from './lib/bootForm.ts';
+import { afterPaint } from './lib/frames.ts';
 import { htmlLang, shownTheme, withDefaults } from './lib/prefs.ts';
 import { hasStoredUser, readSettings } from './lib/storage.ts';
 
@@ -29,6 +30,6 @@ try {
 // leaves the drawn form saying so, not silently dead.
 const start = () => void import(document.querySelector<HTMLLinkElement>('link[data-entry]')!.href).catch(showBootFailure);
 document.addEventListener('DOMContentLoaded', () => {
-  if (root.dataset.boot && document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(start, 0));
+  if (root.dataset.boot && document.visibilityState === 'visible') afterPaint(start);
   else start();
 }, { once: true });

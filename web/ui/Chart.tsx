@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { AxisChart } from 'frappe-charts';
+import { afterPaint, whenIdle } from '../lib/frames.ts';
 import { t } from '../lib/i18n.ts';
 
 export interface Series {
@@ -29,11 +30,7 @@ function tidyAxisLabels(root: HTMLElement) {
 // Idle time alone is not enough: there is idle time between an answer and the frame that shows
 // it, and a chart drawn there holds that frame back.
 let drawQueue: Promise<unknown> = Promise.resolve();
-const afterPaint = (resolve: () => void) =>
-  typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => setTimeout(resolve, 0)) : setTimeout(resolve, 0);
-const idle = (resolve: () => void) =>
-  typeof requestIdleCallback === 'function' ? requestIdleCallback(() => resolve(), { timeout: 1000 }) : setTimeout(resolve, 0);
-const nextTask = () => (drawQueue = drawQueue.then(() => new Promise<void>(afterPaint)).then(() => new Promise<void>(idle)));
+const nextTask = () => (drawQueue = drawQueue.then(() => new Promise<void>(afterPaint)).then(() => new Promise<void>(whenIdle)));
 
 /**
  * The chart class, made once when frappe-charts first loads (a failed load is tried again next
