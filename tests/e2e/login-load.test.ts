@@ -29,17 +29,20 @@ const stylesheets = (page: Page) =>
   page.$$eval('head style#login-styles, head link[rel=stylesheet]', (sheets) =>
     sheets.map((s) => (s.tagName === 'STYLE' ? 'login' : (s as HTMLLinkElement).href.split('/').pop()!.replace(/-[A-Z0-9]{8}\./, '-*.'))));
 /**
- * What the login form looks like: boxes and the computed styles that Pico and the console set.
- * Page code as a string: the TypeScript loader would add helpers to named functions that the page lacks.
+ * What the shown login page looks like, the console's or the one drawn into index.html: boxes,
+ * texts and the computed styles that Pico and the console set. Page code as a string: the
+ * TypeScript loader would add helpers to named functions that the page lacks.
  */
-const loginLook = (page: Page) => page.evaluate(`['.login-card', '[data-test=login-form] input[name=username]',
-  '[data-test=login-form] input[name=password]', '[data-test=form-submit]', '.login-lang', '.forgot summary'].map((selector) => {
-    const el = document.querySelector(selector);
+const loginLook = (page: Page) => page.evaluate(`(() => {
+  const shown = [...document.querySelectorAll('.login-page')].find((el) => el.getBoundingClientRect().height > 0);
+  return ['.login-card', 'input[name=username]', 'input[name=password]', 'button[type=submit]', '.login-lang', '.forgot summary', 'h1', 'label'].map((selector) => {
+    const el = shown.querySelector(selector);
     const box = el.getBoundingClientRect();
     const style = getComputedStyle(el);
-    return [selector, Math.round(box.x), Math.round(box.y), Math.round(box.width), Math.round(box.height),
-      style.fontSize, style.padding, style.backgroundColor, style.color, style.borderRadius, style.backgroundImage.slice(0, 40)].join(' ');
-  })`) as Promise<string[]>;
+    return [selector, box.x, box.y, box.width, box.height, el.innerText, style.font, style.padding, style.backgroundColor, style.color,
+      style.border, style.borderRadius, style.backgroundImage.slice(0, 40)].join(' ');
+  });
+})()`) as Promise<string[]>;
 
 test('the login page loads what index.html names and nothing of the shell', async () => {
   const html = (await request(sim.baseUrl, 'GET', '/')).text;
@@ -117,17 +120,6 @@ async function holdModules(page: Page) {
 const visiblePasswords = (page: Page) => page.$$eval('input[type=password]', (inputs) =>
   inputs.filter((i) => i.getBoundingClientRect().height > 0).map((i) => (i.closest('.boot-login') ? 'boot' : 'console')));
 
-/** Boxes and styles of the shown login page's parts, wherever it came from (compare loginLook). */
-const shownLook = (page: Page) => page.evaluate(`(() => {
-  const shown = [...document.querySelectorAll('.login-page')].find((el) => el.getBoundingClientRect().height > 0);
-  return ['.login-card', 'input[name=username]', 'input[name=password]', 'button[type=submit]', '.login-lang', '.forgot summary', 'h1', 'label'].map((selector) => {
-    const el = shown.querySelector(selector);
-    const box = el.getBoundingClientRect();
-    const style = getComputedStyle(el);
-    return [selector, box.x, box.y, box.width, box.height, el.innerText, style.font, style.padding, style.backgroundColor, style.color, style.border].join(' ');
-  });
-})()`) as Promise<string[]>;
-
 /** A stored user record as the console leaves one (the boot script only checks that it is there). */
 const storeUser = `localStorage.setItem('emqx-console', JSON.stringify({ userKey: 'AbCd', userSecret: 'c2VjcmV0' }));
   localStorage.setItem('AbCd', 'aXY=.c2VhbGVk');`;
@@ -154,13 +146,13 @@ test('before any module loads, a login form shows in the browser’s or the stor
         .find((l) => l.getBoundingClientRect().height > 0 && l.nextElementSibling?.getAttribute('type') === 'password')?.textContent), c.label, what);
     }
     assert.is(await w.page.evaluate(() => document.querySelectorAll('#app *').length), 0, 'no module has run');
-    const drawn = c.forms.length ? await shownLook(w.page) : [];
+    const drawn = c.forms.length ? await loginLook(w.page) : [];
     await release();
     if (c.forms.length) {
       // The console's own form replaces the drawn ones, in the same language, and looks the same.
       await w.page.waitForSelector('[data-test=login-form] input[type=password]', { state: 'visible' });
       assert.equal(await visiblePasswords(w.page), ['console'], what);
-      assert.equal(await shownLook(w.page), drawn, what);
+      assert.equal(await loginLook(w.page), drawn, what);
       assert.is(await w.page.$$eval('.boot-login', (forms) => forms.length), 0);
       assert.is(await w.page.evaluate(() => document.documentElement.hasAttribute('data-boot')), false);
     }
