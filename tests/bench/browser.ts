@@ -1,10 +1,10 @@
 // Browser figures in headless Chromium on localhost: cold load to a visible login form (plain and
 // throttled), each beside the floor (a bare page whose one tiny module draws a password input,
-// served by the same simulator and loaded the same way, runs alternating; also to the first
-// paint of each), login → overview
-// first data, a screen change with its chunk cached, and the JS heap after visiting every screen
-// once. The screen list comes from the console's own route table (web/app/routes.ts), so new
-// screens are measured without editing this file.
+// served by the same simulator and loaded the same way, runs alternating; also to the paint that
+// shows the input, and when the console's own form takes over), login → overview first data, a
+// screen change with its chunk cached, and the JS heap after visiting every screen once. The
+// screen list comes from the console's own route table (web/app/routes.ts), so new screens are
+// measured without editing this file.
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,10 +28,9 @@ const spread = (v: number[]) => `${ms(median(v))} (min ${ms(Math.min(...v))}, ma
 // Page-side instruments, given as text (tsx would wrap named functions in helpers the page does
 // not have). `__bench.formAt`: when a password input was first in the document and visible
 // (laid out, not hidden), since the start of navigation; `__bench.console`: when the console's
-// own login form was. `__bench.wait(t0, selector)`: resolves
-// with the time just after the first frame after t0 at which the content area changed, shows no
-// loading state, every request started since t0 has its answer (or none was started), and
-// `selector` (if given) is present; NaN after 5 s.
+// own login form was. `__bench.wait(t0, selector)`: resolves with the time just after the first
+// frame after t0 at which the content area changed, shows no loading state, every request started
+// since t0 has its answer (or none was started), and `selector` (if given) is present; NaN after 5 s.
 const INSTRUMENTS = `(() => {
   const b = window.__bench = { requests: [], formAt: 0, longTasks: [] };
   try {
@@ -171,8 +170,8 @@ async function coldRows(browser: Browser, baseUrl: string, runs: number, throttl
   const floor: number[] = [];
   const loginPaint: number[] = [];
   const floorPaint: number[] = [];
-  // One untimed round warms the browser process, not the cache (a new context each run).
   const takeover: number[] = [];
+  // One untimed round warms the browser process, not the cache (a new context each run).
   await coldLoad(browser, `${baseUrl}/floor.html`, throttled, false);
   await coldLoad(browser, `${baseUrl}/`, throttled, true);
   for (let i = 0; i < runs; i++) {

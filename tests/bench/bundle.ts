@@ -16,7 +16,6 @@ interface Metafile {
   outputs: Record<string, { entryPoint?: string; cssBundle?: string; imports: { path: string; kind: string }[]; inputs: Record<string, unknown> }>;
 }
 
-
 /** Runs `node build.mjs` (which also enforces the budgets) and returns its metafile. */
 function buildWithMetafile(): Metafile {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-meta-'));
