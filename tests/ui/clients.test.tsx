@@ -316,6 +316,47 @@ test('the detail shows connection, session and every counter group of GET /clien
   api.restore();
 });
 
+test('the detail asks for the client and its subscriptions at once, and shows the subscriptions with the client', async () => {
+  await login(detailPath('slow'));
+  const api = fakeApi({
+    'GET /clients/slow': { body: client('slow'), delay: 150 },
+    'GET /clients/slow/subscriptions': { body: [{ topic: 'b/+', qos: 2, nl: 1, rap: 0, rh: 1 }] },
+    'GET /alarms': alarms,
+  });
+  await mount(<App />);
+  const subscriptions = () => api.calls.filter((c) => c.path === '/clients/slow/subscriptions');
+  // Asked for while the client is still on its way, not after it arrived.
+  await waitFor(() => subscriptions().length === 1);
+  assert.ok(byTest('state-loading'), 'the client is still loading');
+  assert.not.ok(byTest('client-detail'));
+  const page = byTest('client-subscriptions-page');
+  assert.ok(!page || page.closest('[hidden]'), 'no subscriptions shown before the client');
+  await waitFor(() => byTest('client-detail'));
+  const sub = await waitFor(() => document.querySelector('[data-test=client-subscriptions-row]'));
+  assert.not.ok(sub.closest('[hidden]'));
+  assert.ok(byTest('client-detail')!.contains(sub), 'the subscriptions are part of the detail');
+  assert.is(sub.querySelector('td')!.textContent, 'b/+');
+  assert.is(subscriptions().length, 1, 'asked for once');
+  api.restore();
+});
+
+test('a client that is gone shows not found, without the error of its subscriptions', async () => {
+  await login(detailPath('gone'));
+  const api = fakeApi({
+    'GET /clients/gone': { status: 404, body: { code: 'CLIENTID_NOT_FOUND', message: 'Client ID not found' }, delay: 50 },
+    'GET /clients/gone/subscriptions': { status: 404, body: { code: 'CLIENTID_NOT_FOUND', message: 'Client ID not found' } },
+    'GET /alarms': alarms,
+  });
+  await mount(<App />);
+  await waitFor(() => api.calls.some((c) => c.path === '/clients/gone/subscriptions'));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const failed = byTest('state-error');
+  assert.ok(!failed || failed.closest('[hidden]'), 'the subscriptions error is not shown');
+  await waitFor(() => byTest('client-not-found'));
+  assert.not.ok(byTest('state-error'));
+  api.restore();
+});
+
 test('a disconnected client shows when it left and offers clear session, which toasts and goes back to the list', async () => {
   await login(detailPath('sleepy'));
   const api = fakeApi({

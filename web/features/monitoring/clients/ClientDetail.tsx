@@ -54,8 +54,21 @@ function ClientPage({ id }: { id: string }) {
     );
   }
   const client = remote.data;
-  if (!client) return error ? <LoadFailed error={error} retry={remote.reload} /> : <Loading />;
+  // One tree in every state: the subscriptions are mounted from the start, so they are asked for
+  // with the client, not after it; hidden (their loading and errors too) until the client shows.
+  return (
+    <section class="client-detail" data-test={client ? 'client-detail' : undefined}>
+      {client ? <ClientHead id={id} client={client} reload={remote.reload} /> : error ? null : <Loading />}
+      {error ? <LoadFailed error={error} retry={remote.reload} /> : null}
+      {client ? <ClientInfo client={client} /> : null}
+      <div hidden={!client}>
+        <ClientSubscriptions clientid={id} />
+      </div>
+    </section>
+  );
+}
 
+function ClientHead({ id, client, reload }: { id: string; client: Client; reload: () => void }) {
   // Kicking a connected client and clearing a kept session are the same call in EMQX 5.
   const remove = async () => {
     const done = await perform({
@@ -70,24 +83,19 @@ function ClientPage({ id }: { id: string }) {
   };
 
   return (
-    <section class="client-detail" data-test="client-detail">
-      <header class="page-head">
-        <h2 class="client-title">
-          <span data-test="client-id">{client.clientid}</span>
-          <StatusTag status={client.connected ? 'connected' : 'disconnected'} test="client-status" />
-        </h2>
-        <div class="toolbar">
-          <button type="button" class="secondary outline icon-button" aria-label={t('common.refresh')} onClick={remote.reload} data-test="client-refresh">
-            <Icon name="refresh" />
-          </button>
-          <button type="button" class="danger" onClick={remove} data-test={client.connected ? 'client-kick' : 'client-clear-session'}>
-            {t(client.connected ? 'clients.kick' : 'clients.clearSession')}
-          </button>
-        </div>
-      </header>
-      {error ? <LoadFailed error={error} retry={remote.reload} /> : null}
-      <ClientInfo client={client} />
-      <ClientSubscriptions clientid={id} />
-    </section>
+    <header class="page-head">
+      <h2 class="client-title">
+        <span data-test="client-id">{client.clientid}</span>
+        <StatusTag status={client.connected ? 'connected' : 'disconnected'} test="client-status" />
+      </h2>
+      <div class="toolbar">
+        <button type="button" class="secondary outline icon-button" aria-label={t('common.refresh')} onClick={reload} data-test="client-refresh">
+          <Icon name="refresh" />
+        </button>
+        <button type="button" class="danger" onClick={remove} data-test={client.connected ? 'client-kick' : 'client-clear-session'}>
+          {t(client.connected ? 'clients.kick' : 'clients.clearSession')}
+        </button>
+      </div>
+    </header>
   );
 }
