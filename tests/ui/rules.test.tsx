@@ -396,6 +396,20 @@ for (const [locale, add, connected, none] of [['en', 'Add action', 'Connected', 
   });
 }
 
+test('the editor asks for the actions with the rule and the events, not after they arrive', async () => {
+  await open('/rule/rules/create');
+  const api = fakeApi({ ...base, ...outputRoutes, 'GET /rule_events': { body: events, delay: 150 } });
+  await mount(<App />);
+  const asked = (path: string) => api.calls.some((c) => c.method === 'GET' && c.path === path);
+  await waitFor(() => asked('/actions'));
+  assert.ok(asked('/action_types'));
+  assert.ok(byTest('state-loading'), 'the events are still on their way');
+  assert.not.ok(byTest('rule-editor'));
+  await waitFor(() => byTest('rule-outputs'));
+  assert.is(api.calls.filter((c) => c.path === '/actions').length, 1, 'asked once');
+  api.restore();
+});
+
 test('the picker shows loading, then an error with retry, then "nothing to add" when every action is attached', async () => {
   await open('/rule/rules/create');
   let fail = true;

@@ -105,13 +105,20 @@ function ActionTitle({ id, remote }: { id: string; remote: Remote<Outputs> }) {
   );
 }
 
-export function OutputsEditor(props: { actions: RuleAction[]; onChange: (a: RuleAction[]) => void; errors: Record<number, string> }) {
-  const { actions, onChange } = props;
-  const [picking, setPicking] = useState(false);
-  const outputs = useRemote('actions', async (signal): Promise<Outputs> => {
-    const [list, types] = await Promise.all([api.get<Outputs['actions']>('/actions', { signal }), api.get<string[]>('/action_types', { signal })]);
-    return { actions: list, types };
+/**
+ * The actions a rule may name and the types offered (`GET /actions`, `GET /action_types`). The
+ * editor page asks for them with the rule and the events, not once its form shows.
+ */
+export function useOutputs(): Remote<Outputs> {
+  return useRemote('actions', async (signal): Promise<Outputs> => {
+    const [actions, types] = await Promise.all([api.get<Outputs['actions']>('/actions', { signal }), api.get<string[]>('/action_types', { signal })]);
+    return { actions, types };
   });
+}
+
+export function OutputsEditor(props: { outputs: Remote<Outputs>; actions: RuleAction[]; onChange: (a: RuleAction[]) => void; errors: Record<number, string> }) {
+  const { outputs, actions, onChange } = props;
+  const [picking, setPicking] = useState(false);
   const replace = (i: number, next: RuleAction) => onChange(actions.map((a, j) => (j === i ? next : a)));
   const add = (kind: string) => onChange([...actions, kind === 'console' ? { function: 'console' } : newRepublish()]);
   const attached = actions.filter((a): a is string => typeof a === 'string');

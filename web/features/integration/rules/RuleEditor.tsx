@@ -1,6 +1,7 @@
 /**
  * The rule editor page for `/rule/rules/create` and `/rule/rules/:id`: loads the rule and the
- * event catalogue (`GET /rule_events`), then the form; the detail page adds the rule's metrics.
+ * event catalogue (`GET /rule_events`) and the actions outputs may name, then the form; the detail
+ * page adds the rule's metrics.
  */
 import { Link } from 'wouter';
 import { api, ApiError } from '../../../lib/api.ts';
@@ -9,6 +10,7 @@ import { useRemote } from '../../../lib/resources.ts';
 import { Failed, Loading } from '../../../ui/States.tsx';
 import { RuleForm, type Draft } from './RuleForm.tsx';
 import { RuleMetrics } from './RuleMetrics.tsx';
+import { useOutputs } from './OutputsEditor.tsx';
 import { rulePath, type Rule, type RuleEvent } from './rules.tsx';
 import { DEFAULT_SQL } from './sql.ts';
 import './messages.ts';
@@ -22,6 +24,7 @@ export default function RuleEditor({ id: raw }: { id?: string }) {
   const id = raw === undefined ? undefined : decodeURIComponent(raw);
   const rule = useRemote('rules', (signal) => (id ? api.get<Rule>(rulePath(id), { signal }) : Promise.resolve(undefined)), id ?? '');
   const events = useRemote('rule_events', (signal) => api.get<RuleEvent[]>('/rule_events', { signal }), '');
+  const outputs = useOutputs();
   const error = rule.error ?? events.error;
   if (error instanceof ApiError && error.status === 404 && rule.error) {
     return (
@@ -36,7 +39,7 @@ export default function RuleEditor({ id: raw }: { id?: string }) {
   return (
     <section data-test="rule-editor">
       {id && <RuleMetrics id={id} />}
-      <RuleForm key={id ?? 'new'} initial={rule.data ? draftOf(rule.data) : fresh()} events={events.data} creating={!id} />
+      <RuleForm key={id ?? 'new'} initial={rule.data ? draftOf(rule.data) : fresh()} events={events.data} outputs={outputs} creating={!id} />
     </section>
   );
 }

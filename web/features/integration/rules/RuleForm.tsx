@@ -9,12 +9,13 @@ import { canWrite } from '../../../lib/broker.ts';
 import { handleError } from '../../../lib/errors.ts';
 import { t } from '../../../lib/i18n.ts';
 import { navigate, useUnsavedGuard } from '../../../lib/navigation.ts';
-import { touch } from '../../../lib/resources.ts';
+import { touch, type Remote } from '../../../lib/resources.ts';
 import { toast } from '../../../lib/toasts.ts';
 import { publishTopic } from '../../../lib/validators.ts';
 import { CodeEditor } from '../../../ui/CodeEditor.tsx';
 import { Writable } from '../../../ui/Writable.tsx';
 import { InputsHelper } from './InputsHelper.tsx';
+import type { Outputs } from './ActionPicker.tsx';
 import { OutputsEditor } from './OutputsEditor.tsx';
 import { rulePath, type RuleAction, type RuleEvent } from './rules.tsx';
 import { addField, addFrom } from './sql.ts';
@@ -58,7 +59,7 @@ function serverError(error: unknown): Errors | undefined {
   return undefined;
 }
 
-export function RuleForm({ initial, events, creating }: { initial: Draft; events: RuleEvent[]; creating: boolean }) {
+export function RuleForm({ initial, events, outputs, creating }: { initial: Draft; events: RuleEvent[]; outputs: Remote<Outputs>; creating: boolean }) {
   const [saved, setSaved] = useState(initial);
   const [draft, setDraft] = useState(initial);
   const [errors, setErrors] = useState<Errors>({});
@@ -127,7 +128,7 @@ export function RuleForm({ initial, events, creating }: { initial: Draft; events
           invalid={!!errors.sql} test="rule-sql" minLines={6} />
         {errors.sql && <small class="field-error" data-test="rule-sql-error">{errors.sql}</small>}
         {testing && <TestPanel sql={draft.sql} events={events} />}
-        <OutputsEditor actions={draft.actions} onChange={(actions) => set({ actions })} errors={errors.topics ?? {}} />
+        <OutputsEditor outputs={outputs} actions={draft.actions} onChange={(actions) => set({ actions })} errors={errors.topics ?? {}} />
         </Writable>
         <div class="toolbar form-actions">
           {canWrite() && <button type="submit" aria-busy={busy} disabled={busy} data-test="rule-save">{t(creating ? 'rules.create' : 'rules.save')}</button>}
