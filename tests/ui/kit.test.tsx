@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { render } from 'preact';
 import { useState } from 'react';
 import { Pager, pageWindow } from '../../web/ui/Pager.tsx';
 import { Tabs } from '../../web/ui/Tabs.tsx';
@@ -10,7 +11,7 @@ import { StatusTag } from '../../web/ui/StatusTag.tsx';
 import { Descriptions } from '../../web/ui/Descriptions.tsx';
 import { FilterBar } from '../../web/ui/FilterBar.tsx';
 import { useColumns } from '../../web/ui/ColumnChooser.tsx';
-import { byTest, cleanup, click, mount, reset, submit, text, type } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, reset, submit, text, type, waitFor } from '../helpers/render.tsx';
 
 const b64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
 
@@ -131,6 +132,25 @@ test('the filter bar applies typed text on submit, choices at once, and resets e
   assert.equal(applied[1], { like_clientid: 'dev', conn_state: 'connected', page: undefined });
   await click(byTest('filter-reset'));
   assert.equal(applied[2], { like_clientid: '', conn_state: '', page: undefined });
+});
+
+test('a filter select asks for its options in the commit that mounts it, as the list beside it does, not after a paint', async () => {
+  reset();
+  const asked: number[] = [];
+  const container = document.createElement('div');
+  document.body.append(container);
+  try {
+    // Rendered without act(): what ran here ran in the commit; effects that wait for a paint have not.
+    render(<FilterBar query={{}} onApply={() => {}} filters={[{
+      name: 'node', label: 'common.all', kind: 'select', options: [{ value: '', label: 'common.all' }],
+      loadOptions: async () => (asked.push(1), [{ value: 'emqx@n1', label: 'emqx@n1' }]),
+    }]} />, container);
+    assert.is(asked.length, 1);
+    await waitFor(() => [...container.querySelector('select')!.options].some((o) => o.value === 'emqx@n1'));
+  } finally {
+    render(null, container);
+    container.remove();
+  }
 });
 
 test('the column chooser hides optional columns and remembers the choice', async () => {

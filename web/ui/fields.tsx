@@ -3,7 +3,7 @@
  * component with the same props. `Form` looks widgets up here; a new kind is a new entry.
  */
 import type { JSX } from 'react';
-import { useEffect, useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import { handleError } from '../lib/errors.ts';
 import { t } from '../lib/i18n.ts';
 import type { FieldDecl, FieldKind } from './resource.ts';
@@ -94,7 +94,9 @@ export const widgets: Record<FieldKind, (props: WidgetProps) => JSX.Element> = {
 /** A select whose options may also come from the API (`loadOptions`, e.g. the cluster's nodes). */
 function Select(p: WidgetProps) {
   const [loaded, setLoaded] = useState<{ value: string; label: string }[]>([]);
-  useEffect(() => {
+  // Asked for in the commit that mounts it, as lists are (lib/resources.ts), not after the first
+  // paint: a list screen with a node filter waits for both.
+  useLayoutEffect(() => {
     if (!p.field.loadOptions) return;
     const controller = new AbortController();
     p.field.loadOptions(controller.signal).then(setLoaded, (error) => !controller.signal.aborted && handleError(error));
