@@ -2,9 +2,10 @@
 // throttled), each beside the floor (a bare page whose one tiny module draws a password input,
 // served by the same simulator and loaded the same way, runs alternating; also to the paint that
 // shows the input, and when the console's own form takes over), login → overview first data, a
-// screen change with its chunk cached, and the JS heap after visiting every screen once. The
-// screen list comes from the console's own route table (web/app/routes.ts), so new screens are
-// measured without editing this file.
+// screen change with its chunk cached (one visit of each screen, then each screen's median of
+// three), and the JS heap after visiting every screen once. The screen list comes from the
+// console's own route table (web/app/routes.ts), so new screens are measured without editing
+// this file.
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -339,6 +340,16 @@ export async function browserRows(runs: number): Promise<Row[]> {
       rows.push(budgeted(S, `slowest screen change (${slowest.path}${slowest.request ? `; slowest request ${slowest.request}` : ''})`,
         slowest.ms, ms(slowest.ms), 100, '≤ 100 ms'));
       if (timedOut.length) rows.push(failed(S, 'screens without first data in 5 s', timedOut.join(' ')));
+      // One visit per screen names as slowest whichever screen met a stall of the machine. Two
+      // more passes give each screen three visits: the slowest by its median is the slowest screen.
+      const visits = new Map(cached.map((c) => [c.path, [c.ms]]));
+      for (let pass = 0; pass < 2; pass++) for (const path of paths) visits.get(path)!.push((await visit(page, path)).ms);
+      const typical = [...visits].map(([path, samples]) => ({ path, ms: median(samples) })).filter((c) => Number.isFinite(c.ms));
+      const slowestTypical = typical.reduce((a, b) => (b.ms > a.ms ? b : a));
+      if (process.argv.includes('--verbose')) {
+        for (const c of [...typical].sort((a, b) => b.ms - a.ms).slice(0, 8)) console.error(`${ms(c.ms).padStart(8)}  ${c.path}  (median of 3)`);
+      }
+      rows.push(budgeted(S, `slowest screen change by its median of 3 visits (${slowestTypical.path})`, slowestTypical.ms, ms(slowestTypical.ms), 100, '≤ 100 ms'));
       rows.push(...(await overviewRows(page, runs)));
       rows.push(info(S, 'first visit incl. chunk load, median (max)', `${ms(median(firstVisit.filter(Number.isFinite)))} (${ms(Math.max(...firstVisit.filter(Number.isFinite)))})`));
       await close();
