@@ -18,14 +18,9 @@ export function setReloader(fn: () => void) {
   reload = fn;
 }
 
-/** The theme actually shown: the OS preference when syncing, else the chosen one. */
-export function effectiveTheme(): Theme {
-  return shownTheme(settings);
-}
-
-/** Puts the effective theme on <html> for Pico's `data-theme`. */
+/** Puts the theme shown (lib/prefs.ts) on <html> for Pico's `data-theme`. */
 export function applyTheme() {
-  document.documentElement.dataset.theme = effectiveTheme();
+  document.documentElement.dataset.theme = shownTheme(settings);
 }
 
 /** Saves language, theme or OS sync and reloads, as the specification requires. */
