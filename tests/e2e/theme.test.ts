@@ -28,6 +28,15 @@ test('by default the console follows the OS theme, in the browser language', asy
     const background = await w.page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
     const [r, g, b] = background.match(/\d+/g)!.map(Number);
     assert.ok(scheme === 'dark' ? r + g + b < 150 : r + g + b > 600, `${scheme}: ${background}`);
+    // Cards (here the login card) cast one short shadow and a ring, not Pico's seven layers blurred
+    // up to 6rem: a browser without GPU raster took ~40 ms per overview change to draw those.
+    const shadow = await w.page.evaluate(() => getComputedStyle(document.querySelector('article.login-card')!).boxShadow);
+    const layers = shadow.split(/,(?![^(]*\))/);
+    assert.ok(layers.length <= 2, `${scheme}: ${layers.length} shadow layers: ${shadow}`);
+    for (const layer of layers) {
+      const [, , blur = 0] = layer.replace(/rgba?\([^)]*\)/, '').trim().split(/\s+/).map(parseFloat);
+      assert.ok(blur <= 4, `${scheme}: blur ${blur}px in ${shadow}`);
+    }
     assert.equal(w.violations, []);
     await w.context.close();
   }
