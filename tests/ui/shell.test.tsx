@@ -35,6 +35,20 @@ test('the menu shows groups in specification order with only existing screens', 
   assert.equal(breadcrumbs('/users').map((c) => c.title), ['menu.management', 'users.title']);
 });
 
+test('the menu is built once per broker profile: the same sections while it stays, new ones when it changes', () => {
+  Object.assign(session, { version: '5.8.9', edition: 'ee' });
+  const enterprise = menu();
+  assert.is(menu(), enterprise, 'a screen change asks again and gets the same sections');
+  assert.ok(enterprise.some((s) => s.items.some((i) => i.path === '/license')));
+  session.edition = 'ce';
+  const community = menu();
+  assert.is.not(community, enterprise);
+  assert.not.ok(community.some((s) => s.items.some((i) => i.path === '/license')));
+  session.version = '5.5.1';
+  assert.is.not(menu(), community, 'another version is another profile');
+  session.version = '';
+});
+
 test('Management gathers Access Control, Extensions and Advanced MQTT as titled sub-lists', async () => {
   session.edition = 'ee';
   const management = menu().find((s) => s.group === 'management')!;

@@ -7,6 +7,7 @@ import { features } from '../features/index.ts';
 import { has } from '../lib/broker.ts';
 import { MENU_GROUPS, type MenuGroup, type MenuSub, type Screen } from '../lib/feature.ts';
 import { withTimeout } from '../lib/navigation.ts';
+import { session } from '../lib/session.ts';
 
 export const screens: Screen[] = features.flatMap((f) => f.screens);
 export const redirects: Record<string, string> = Object.assign({ '/': '/dashboard' }, ...features.map((f) => f.redirects ?? {}));
@@ -37,8 +38,19 @@ export function available(screen: Screen) {
   return !screen.requires || has(screen.requires);
 }
 
-/** Menu groups in specification order, each with its visible screens; empty groups are left out. */
+let built: { profile: string; sections: MenuSection[] } | undefined;
+
+/**
+ * Menu groups in specification order, each with its visible screens; empty groups are left out.
+ * Built once per broker profile (what `available` reads): the shell asks on every screen change.
+ */
 export function menu(): MenuSection[] {
+  const profile = `${session.version}|${session.edition}`;
+  if (built?.profile !== profile) built = { profile, sections: buildMenu() };
+  return built.sections;
+}
+
+function buildMenu(): MenuSection[] {
   return MENU_GROUPS.map((group) => {
     const items = screens.filter((s) => s.menu?.group === group && available(s)).sort((a, b) => a.menu!.order - b.menu!.order);
     const entries: (Screen | MenuSubGroup)[] = [];
@@ -57,14 +69,12 @@ export function hasScreen(path: string) {
   return screens.some((s) => s.path === path);
 }
 
-function matches(pattern: string, path: string) {
-  const re = new RegExp('^' + pattern.replace(/:[^/]+/g, '[^/]+') + '/?$');
-  return re.test(path);
-}
+/** Each screen's path as a pattern (`:param` matches one segment), made once. */
+const patterns = new Map(screens.map((s) => [s, new RegExp('^' + s.path.replace(/:[^/]+/g, '[^/]+') + '/?$')]));
 
 /** The screen shown at `path`, if any. */
 export function screenAt(path: string): Screen | undefined {
-  return screens.find((s) => matches(s.path, path));
+  return screens.find((s) => patterns.get(s)!.test(path));
 }
 
 /** Breadcrumb chain for `path`: the menu group, then parents, then the screen itself. */
