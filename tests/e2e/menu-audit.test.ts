@@ -232,10 +232,36 @@ for (const [version, edition] of PROFILES) for (const lang of ['en', 'zh'] as co
   });
 }
 
-test('the user menu offers Logout', async () => {
+/** WCAG contrast ratio of two opaque CSS colours given as `rgb(r, g, b)`. */
+function contrast(a: string, b: string): number {
+  const luminance = (color: string) => {
+    const [r, g, bl] = color.match(/[\d.]+/g)!.slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+test('the user menu offers Logout, legible in both themes', async () => {
   const { page } = w;
   await page.click('[data-test=user-menu]');
   assert.is(await page.textContent('[data-test=menu-logout]'), t('header.logout'));
+  for (const theme of ['light', 'dark']) {
+    await page.evaluate((name) => (document.documentElement.dataset.theme = name), theme);
+    for (const item of ['menu-settings', 'menu-logout']) {
+      const [fg, bg] = await page.evaluate((test) => {
+        const element = document.querySelector(`[data-test=${test}]`)!;
+        // Pico fades colours over 0.2 s: read the colour the theme gives, not one on the way.
+        for (const animation of document.getAnimations()) animation.finish();
+        return [getComputedStyle(element).color, getComputedStyle(element.closest('.dropdown')!).backgroundColor];
+      }, item);
+      assert.ok(contrast(fg, bg) >= 4.5, `${theme}: ${item} is ${fg} on ${bg}`);
+    }
+  }
+  await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
 });
 
 test.run();
