@@ -14,6 +14,7 @@ import '../../web/lib/messages.ts';
 import { setLocale, t } from '../../web/lib/i18n.ts';
 import { session } from '../../web/lib/session.ts';
 import { launch, loginAsAdmin, openPage, type WatchedPage } from '../helpers/browser.ts';
+import { contrast } from '../helpers/contrast.ts';
 import { spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
 
 void shellMessages;
@@ -230,19 +231,6 @@ for (const [version, edition] of PROFILES) for (const lang of ['en', 'zh'] as co
     assert.equal(problems, []);
     assert.equal(w.dialogs, []);
   });
-}
-
-/** WCAG contrast ratio of two opaque CSS colours given as `rgb(r, g, b)`. */
-function contrast(a: string, b: string): number {
-  const luminance = (color: string) => {
-    const [r, g, bl] = color.match(/[\d.]+/g)!.slice(0, 3).map((v) => {
-      const c = Number(v) / 255;
-      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
-  };
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi + 0.05) / (lo + 0.05);
 }
 
 test('the user menu offers Logout, legible in both themes', async () => {
