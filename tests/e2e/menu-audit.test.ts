@@ -250,6 +250,10 @@ test('the user menu offers Logout, legible in both themes', async () => {
     }
   }
   await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+  // A click elsewhere on the page closes the menu (it covered the controls under it).
+  await page.click('main.content', { position: { x: 40, y: 40 } });
+  assert.is(await page.locator('[data-test=menu-logout]').count(), 0);
+  assert.is(await page.getAttribute('[data-test=user-menu]', 'aria-expanded'), 'false');
 });
 
 test.run();

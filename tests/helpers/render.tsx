@@ -92,6 +92,24 @@ export async function click(el: Element | null) {
   });
 }
 
+/** A key pressed on an element: keydown, bubbling; effects run. */
+export async function press(el: Element | null, key: string) {
+  if (!el) throw new Error('no element for the key');
+  await act(async () => {
+    el.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
+}
+
+/** A pointer pressed on an element, as a click starts (a click outside a popover closes it). */
+export async function pointerDown(el: Element | null) {
+  if (!el) throw new Error('no element to press');
+  await act(async () => {
+    el.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, cancelable: true }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
+}
+
 /** Submits a form. */
 export async function submit(form: Element | null) {
   if (!form) throw new Error('no form');

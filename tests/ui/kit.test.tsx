@@ -11,7 +11,7 @@ import { StatusTag } from '../../web/ui/StatusTag.tsx';
 import { Descriptions } from '../../web/ui/Descriptions.tsx';
 import { FilterBar } from '../../web/ui/FilterBar.tsx';
 import { useColumns } from '../../web/ui/ColumnChooser.tsx';
-import { byTest, cleanup, click, mount, reset, submit, text, type, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, pointerDown, press, reset, submit, text, type, waitFor } from '../helpers/render.tsx';
 
 const b64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
 
@@ -170,6 +170,28 @@ test('the column chooser hides optional columns and remembers the choice', async
   assert.equal(shown, ['a', 'c']);
   await mount(<Host />);
   assert.equal(shown, ['a', 'c'], 'the choice survives a remount');
+});
+
+test('the column chooser closes on a press outside it and on Escape, the focus back on its button', async () => {
+  reset();
+  const columns = [{ key: 'a', title: 'common.yes' }, { key: 'b', title: 'common.no', optional: true }];
+  function Host() {
+    const { chooser } = useColumns('kit-popover', columns);
+    return <div><p data-test="outside">page</p>{chooser}</div>;
+  }
+  await mount(<Host />);
+  const button = byTest('kit-popover-columns')!;
+  await click(button);
+  await pointerDown(byTest('column-b'));
+  assert.ok(byTest('column-b'), 'a press inside keeps it open');
+  await pointerDown(byTest('outside'));
+  assert.is(byTest('column-b'), null, 'a press outside closes it');
+  assert.is(button.getAttribute('aria-expanded'), 'false');
+  await click(button);
+  byTest('column-b')!.focus();
+  await press(byTest('column-b'), 'Escape');
+  assert.is(byTest('column-b'), null, 'Escape closes it');
+  assert.is(document.activeElement, button);
 });
 
 test.after(cleanup);

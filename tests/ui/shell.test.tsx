@@ -9,7 +9,7 @@ import { readSettings, saveUser, writeSettings } from '../../web/lib/storage.ts'
 import { restoreSession } from '../../web/lib/session.ts';
 import { failure, fakeApi } from '../helpers/fakeApi.ts';
 import { act } from 'preact/test-utils';
-import { byTest, cleanup, click, mount, reloads, reset, route, text, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, pointerDown, press, reloads, reset, route, text, waitFor } from '../helpers/render.tsx';
 
 const alarms = (count: number) => ({ body: { data: [], meta: { page: 1, limit: 1, count, hasnext: false } } });
 const cluster = {
@@ -297,6 +297,26 @@ test('cancelling the logout question puts the focus back on the user menu', asyn
   assert.is(focused(), byTest('user-menu'));
   assert.is(session.token, 'tok-9');
   assert.not.ok(api.calls.some((c) => c.path === '/logout'));
+  api.restore();
+});
+
+test('the user menu closes on a press outside it and on Escape at its button', async () => {
+  await loggedIn('/dashboard/overview');
+  const api = fakeApi(cluster);
+  await mount(<App />);
+  const page = await waitFor(() => byTest('overview-page'));
+  const button = byTest('user-menu')!;
+  await click(button);
+  await pointerDown(byTest('menu-logout'));
+  assert.ok(byTest('menu-logout'), 'a press inside keeps it open');
+  await pointerDown(page);
+  assert.is(byTest('menu-logout'), null, 'a press outside closes it');
+  assert.is(button.getAttribute('aria-expanded'), 'false');
+  button.focus();
+  await click(button);
+  await press(button, 'Escape');
+  assert.is(byTest('menu-logout'), null, 'Escape at the button closes it');
+  assert.is(document.activeElement, button);
   api.restore();
 });
 

@@ -1,5 +1,4 @@
 /** The top bar: breadcrumbs, alarm banner and the user menu with Settings and Logout. */
-import { useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { confirm } from '../lib/confirm.ts';
@@ -9,19 +8,19 @@ import { navigate } from '../lib/navigation.ts';
 import { logout, session } from '../lib/session.ts';
 import { toast } from '../lib/toasts.ts';
 import { Icon } from '../ui/Icon.tsx';
+import { usePopover } from '../ui/usePopover.ts';
 import { AlarmBanner } from './AlarmBanner.tsx';
 import { breadcrumbs } from './routes.ts';
 
 export function Header() {
   const [path] = useLocation();
   const { username } = useSnapshot(session);
-  const [open, setOpen] = useState(false);
-  const menuButton = useRef<HTMLButtonElement>(null);
+  const { open, setOpen, container, trigger, onKeyDown } = usePopover();
 
   const onLogout = async () => {
     setOpen(false);
     // The menu item goes with the menu: Cancel in the question returns the focus to the button.
-    menuButton.current?.focus();
+    trigger.current?.focus();
     if (!(await confirm(t('header.confirmLogout')))) return;
     try {
       await logout();
@@ -43,13 +42,13 @@ export function Header() {
       </nav>
       <div class="topbar-end">
         <AlarmBanner />
-        <div class="user-menu">
-          <button type="button" ref={menuButton} class="secondary outline" aria-haspopup="menu" aria-expanded={open}
+        <div class="user-menu" ref={container} onKeyDown={onKeyDown}>
+          <button type="button" ref={trigger} class="secondary outline" aria-haspopup="menu" aria-expanded={open}
             aria-label={t('header.userMenu')} data-test="user-menu" onClick={() => setOpen(!open)}>
             <Icon name="user" /> <span>{username}</span>
           </button>
           {open && (
-            <ul role="menu" class="dropdown" onKeyDown={(e) => e.key === 'Escape' && (setOpen(false), menuButton.current?.focus())}>
+            <ul role="menu" class="dropdown">
               <li role="none"><Link role="menuitem" href="/settings" onClick={() => setOpen(false)} data-test="menu-settings">{t('header.settings')}</Link></li>
               <li role="none"><button type="button" role="menuitem" class="link" onClick={onLogout} data-test="menu-logout">{t('header.logout')}</button></li>
             </ul>

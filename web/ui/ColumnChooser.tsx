@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import { t } from '../lib/i18n.ts';
+import { usePopover } from './usePopover.ts';
 import type { Column } from './resource.ts';
 
 const key = (name: string) => `emqx-console.columns.${name}`;
@@ -19,7 +20,7 @@ function stored(name: string): string[] | null {
 
 export function useColumns<Row>(name: string, columns: Column<Row>[]) {
   const [hidden, setHidden] = useState<string[]>(() => stored(name) ?? columns.filter((c) => c.hidden).map((c) => c.key));
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, container, trigger, onKeyDown } = usePopover();
   const optional = columns.filter((c) => c.optional || c.hidden);
   const toggle = (column: string) => {
     const next = hidden.includes(column) ? hidden.filter((k) => k !== column) : [...hidden, column];
@@ -27,8 +28,8 @@ export function useColumns<Row>(name: string, columns: Column<Row>[]) {
     localStorage.setItem(key(name), JSON.stringify(next));
   };
   const chooser = optional.length === 0 ? null : (
-    <div class="column-chooser">
-      <button type="button" class="secondary outline" aria-expanded={open} onClick={() => setOpen(!open)} data-test={`${name}-columns`}>
+    <div class="column-chooser" ref={container} onKeyDown={onKeyDown}>
+      <button type="button" ref={trigger} class="secondary outline" aria-expanded={open} onClick={() => setOpen(!open)} data-test={`${name}-columns`}>
         {t('common.columns')}
       </button>
       {open && (

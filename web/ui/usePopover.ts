@@ -1,0 +1,29 @@
+/**
+ * The open state of a popover (a menu or panel under its button): a press anywhere outside its
+ * container closes it, and so does Escape inside it, which puts the focus back on its trigger,
+ * as the WAI-ARIA menu button pattern asks. Attach `container` and `onKeyDown` to the element
+ * holding the trigger and the popover, and `trigger` to the button.
+ */
+import { useEffect, useRef, useState } from 'react';
+
+export function usePopover() {
+  const [open, setOpen] = useState(false);
+  const container = useRef<HTMLDivElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (!container.current?.contains(event.target as Node)) setOpen(false);
+    };
+    addEventListener('pointerdown', onPointer, true);
+    return () => removeEventListener('pointerdown', onPointer, true);
+  }, [open]);
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (!open || event.key !== 'Escape') return;
+    // The popover answers this Escape; a drawer or dialog under it stays.
+    event.stopPropagation();
+    setOpen(false);
+    trigger.current?.focus();
+  };
+  return { open, setOpen, container, trigger, onKeyDown };
+}
