@@ -1,6 +1,6 @@
 // Schema Registry screens: the list (loading, empty, error with retry, delete with confirmation and
 // the server's refusal), create with the compile error at its line, edit, the try-it panel's exact
-// POST /rule_test requests, and the external registries tab.
+// POST /rule_test requests, a missing schema, and the external registries tab.
 import { act } from 'preact/test-utils';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -163,7 +163,7 @@ test('edit: PUT without the name; try-it decodes hex and encodes JSON through PO
   api.restore();
 });
 
-test('try-it shows the rule tester error; a missing schema shows the error with retry', async () => {
+test('try-it shows the rule tester error; a missing schema says so and links back to the list', async () => {
   await login('/schema-registry/detail/readings');
   const api = fakeApi({
     'GET /schema_registry/readings': { body: schemas[1] },
@@ -186,7 +186,9 @@ test('try-it shows the rule tester error; a missing schema shows the error with 
   cleanup();
   await login('/schema-registry/detail/gone');
   await mount(<App />);
-  await waitFor(() => byTest('state-retry'));
+  const missing = await waitFor(() => byTest('state-not-found'));
+  assert.ok(missing.textContent!.includes('There is no schema named gone'));
+  assert.is(byTest('state-retry'), null);
   api.restore();
 });
 

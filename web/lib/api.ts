@@ -23,6 +23,9 @@ export class ApiError extends Error {
   }
 }
 
+/** Whether a failed request says that what it asked for does not exist. */
+export const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404;
+
 export type Params = Record<string, unknown>;
 export interface RequestOptions {
   params?: Params;

@@ -33,6 +33,7 @@ export const messages = defineMessages({
   'common.settings': { zh: '设置', en: 'Settings' },
   'common.detail': { zh: '详情', en: 'Details' },
   'common.back': { zh: '返回', en: 'Back' },
+  'common.backTo': { zh: '返回{{page}}', en: 'Back to {{page}}' },
   'common.all': { zh: '全部', en: 'All' },
   'common.no': { zh: '否', en: 'No' },
   'common.unsavedChanges': { zh: '您所做的更改可能未保存。', en: 'Changes that you made may not be saved.' },

@@ -17,7 +17,7 @@ import { toast } from '../lib/toasts.ts';
 import type { FieldDecl } from './resource.ts';
 import { SchemaForm, type HelpLookup } from './SchemaForm.tsx';
 import type { SchemaOverrides } from './schemaFields.ts';
-import { Failed, Loading } from './States.tsx';
+import { Failed, Loading, type Missing } from './States.tsx';
 import { Tabs } from './Tabs.tsx';
 import { has, type CapabilityName } from '../lib/broker.ts';
 
@@ -55,9 +55,11 @@ export interface ConfigPageDecl {
   tabs?: { path: string; title: string }[];
   active?: string;
   sections: ConfigSection[];
+  /** A page of one object (a listener): what shows when the broker has no such object. */
+  missing?: Missing;
 }
 
-function Section({ section }: { section: ConfigSection }) {
+function Section({ section, missing }: { section: ConfigSection; missing?: Missing }) {
   const remote = useRemote(`config:${section.path}`, async (signal) => {
     const [doc, value, help] = await Promise.all([
       section.component ? loadSchema(section.schema ?? 'hotconf') : Promise.resolve(undefined as SchemaDocument | undefined),
@@ -68,7 +70,7 @@ function Section({ section }: { section: ConfigSection }) {
   });
   // Bumped by reset and after a save: the form starts again from the loaded values.
   const [round, setRound] = useState(0);
-  if (remote.error && !remote.data) return <Failed error={remote.error} retry={remote.reload} />;
+  if (remote.error && !remote.data) return <Failed error={remote.error} retry={remote.reload} missing={missing} />;
   if (!remote.data) return <Loading />;
   const { doc, value, help } = remote.data;
   const current = section.key ? value[section.key] : value;
@@ -98,7 +100,7 @@ export function ConfigPage({ decl }: { decl: ConfigPageDecl }) {
     <section class="config-page" data-test="config-page">
       <header class="page-head"><h2>{t(decl.title)}</h2></header>
       {decl.tabs && <Tabs tabs={decl.tabs.map((tab) => ({ key: tab.path, title: tab.title }))} active={decl.active ?? ''} onChange={(path) => void navigate(path)} />}
-      {decl.sections.filter((section) => !section.requires || has(section.requires)).map((section) => <Section key={section.path + (section.key ?? '')} section={section} />)}
+      {decl.sections.filter((section) => !section.requires || has(section.requires)).map((section) => <Section key={section.path + (section.key ?? '')} section={section} missing={decl.missing} />)}
     </section>
   );
 }

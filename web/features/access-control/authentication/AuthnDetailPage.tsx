@@ -45,7 +45,7 @@ export default function AuthnDetailPage({ id: raw }: { id: string }) {
     <section data-test="authn-detail-page">
       <header class="page-head"><h2 class="node-title">{id}</h2></header>
       {!config
-        ? remote.error ? <Failed error={remote.error} retry={remote.reload} /> : <Loading />
+        ? remote.error ? <Failed error={remote.error} retry={remote.reload} missing={{ text: t('authn.notFound', { id }), back: '/authentication', backTitle: 'accessControl.authentication' }} /> : <Loading />
         : (
           <>
             <Tabs tabs={tabs} active={tab} onChange={(key) => setQuery({ tab: key, page: undefined })} />

@@ -2,6 +2,7 @@
 import { defineMessages } from '../../../lib/i18n.ts';
 
 export const messages = defineMessages({
+  'authn.notFound': { zh: '认证器 {{id}} 不存在', en: 'There is no authenticator {{id}}' },
   'authn.mechanism': { zh: '认证方式', en: 'Mechanism' },
   'authn.mech.password_based': { zh: '密码认证', en: 'Password-Based' },
   'authn.mech.jwt': { zh: 'JWT', en: 'JWT' },

@@ -4,11 +4,11 @@
  * per client ID, per username and for all clients.
  */
 import { api } from '../../../lib/api.ts';
-import { t } from '../../../lib/i18n.ts';
+import { hasMessage, t } from '../../../lib/i18n.ts';
 import { useQuery } from '../../../lib/query.ts';
 import { touch, useRemote } from '../../../lib/resources.ts';
 import { toast } from '../../../lib/toasts.ts';
-import { Failed, Loading } from '../../../ui/States.tsx';
+import { Failed, Loading, NotFound } from '../../../ui/States.tsx';
 import { Tabs } from '../../../ui/Tabs.tsx';
 import { ConfigForm } from '../ConfigForm.tsx';
 import { Overview } from '../Overview.tsx';
@@ -27,6 +27,7 @@ export default function AuthzDetailPage({ type: raw }: { type: string }) {
     ...(type === 'built_in_database' ? [{ key: 'clients', title: 'authz.clients' }, { key: 'users', title: 'authz.users' }, { key: 'all', title: 'authz.all' }] : []),
   ];
   const tab = tabs.some((x) => x.key === query.tab) ? query.tab : 'overview';
+  const missing = { text: t('authz.notFound', { type }), back: '/authorization', backTitle: 'accessControl.authorization' };
 
   const save = async (body: Record<string, unknown>) => {
     await api.put(path, { ...body, type });
@@ -36,9 +37,10 @@ export default function AuthzDetailPage({ type: raw }: { type: string }) {
 
   return (
     <section data-test="authz-detail-page">
-      <header class="page-head"><h2>{t(`access.kind.${type}`)}</h2></header>
-      {!config
-        ? remote.error ? <Failed error={remote.error} retry={remote.reload} /> : <Loading />
+      <header class="page-head"><h2>{hasMessage(`access.kind.${type}`) ? t(`access.kind.${type}`) : type}</h2></header>
+      {/* A type the broker does not know is refused by its schema (400, the path is an enum). */}
+      {!AUTHZ_KINDS[type] ? <NotFound {...missing} /> : !config
+        ? remote.error ? <Failed error={remote.error} retry={remote.reload} missing={missing} /> : <Loading />
         : (
           <>
             <Tabs tabs={tabs} active={tab} onChange={(key) => setQuery({ tab: key, page: undefined, like_clientid: undefined, like_username: undefined })} />

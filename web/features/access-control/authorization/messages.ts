@@ -2,6 +2,7 @@
 import { defineMessages } from '../../../lib/i18n.ts';
 
 export const messages = defineMessages({
+  'authz.notFound': { zh: '授权数据源 {{type}} 不存在', en: 'There is no authorization source {{type}}' },
   'authz.type': { zh: '类型', en: 'Type' },
   'authz.empty': { zh: '尚未配置授权源，所有操作按未匹配处理', en: 'No source yet: every action gets the no-match result' },
   'authz.orderNote': {

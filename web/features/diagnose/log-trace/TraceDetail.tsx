@@ -5,7 +5,6 @@
  * suggests downloading the zip instead of growing the page.
  */
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'wouter';
 import { api, ApiError } from '../../../lib/api.ts';
 import { handleError } from '../../../lib/errors.ts';
 import { formatBytes, formatDateTime } from '../../../lib/format.ts';
@@ -13,7 +12,7 @@ import { t } from '../../../lib/i18n.ts';
 import { perform, useLiveRefresh, useRemote } from '../../../lib/resources.ts';
 import { toast } from '../../../lib/toasts.ts';
 import { Descriptions } from '../../../ui/Descriptions.tsx';
-import { Failed, Loading } from '../../../ui/States.tsx';
+import { Failed, Loading, NotFound } from '../../../ui/States.tsx';
 import { StatusTag } from '../../../ui/StatusTag.tsx';
 import { Writable } from '../../../ui/Writable.tsx';
 import { conditionOf, downloadTrace, tracePath, TYPE_LABELS, type Trace } from './trace.ts';
@@ -41,12 +40,7 @@ function TracePage({ name }: { name: string }) {
   if (!list.data) return list.error ? <Failed error={list.error} retry={list.reload} /> : <Loading />;
   const trace = list.data.find((one) => one.name === name);
   if (!trace) {
-    return (
-      <section class="state" data-test="trace-not-found">
-        <p>{t('logTrace.notFound')}</p>
-        <Link href="/log-trace">{t('logTrace.backToList')}</Link>
-      </section>
-    );
+    return <NotFound text={t('logTrace.notFound')} back="/log-trace" backTitle="diagnose.logTrace" test="trace-not-found" />;
   }
   const nodes = Object.keys(trace.log_size ?? {});
   const current = node || nodes[0] || '';

@@ -42,7 +42,6 @@ export const messages = defineMessages({
   'logTrace.endAfterStart': { zh: '结束时间必须晚于开始时间', en: 'The end time must be later than the start time' },
   'logTrace.invalidIp': { zh: '请输入正确的 IP 地址', en: 'Please enter a valid IP address' },
   'logTrace.notFound': { zh: '追踪不存在', en: 'The trace does not exist' },
-  'logTrace.backToList': { zh: '返回追踪列表', en: 'Back to the traces' },
   'logTrace.node': { zh: '节点', en: 'Node' },
   'logTrace.follow': { zh: '跟随新日志', en: 'Follow new lines' },
   'logTrace.loadMore': { zh: '加载更多', en: 'Load more' },

@@ -5,7 +5,7 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'react';
-import { api, ApiError } from '../../../lib/api.ts';
+import { api, isNotFound } from '../../../lib/api.ts';
 import { canWrite } from '../../../lib/broker.ts';
 import { confirm } from '../../../lib/confirm.ts';
 import { handleError } from '../../../lib/errors.ts';
@@ -36,7 +36,7 @@ function useGet<T>(url: string, key: unknown): [Load<T | null>, () => void] {
       (value) => setLoad({ state: 'ok', value }),
       (error) => {
         if (controller.signal.aborted) return;
-        if (error instanceof ApiError && error.status === 404) setLoad({ state: 'ok', value: null });
+        if (isNotFound(error)) setLoad({ state: 'ok', value: null });
         else setLoad({ state: 'failed', error });
       },
     );

@@ -23,7 +23,7 @@ import { NodeTable } from '../connectors/ConnectorDetail.tsx';
 import { TypePicker } from '../connectors/ConnectorCreate.tsx';
 import { ActionCreateForm, connectorField } from './ActionCreateForm.tsx';
 import { BridgeMetrics } from './BridgeMetrics.tsx';
-import { bridgeLink, deleteBridge, ROUTES, type BridgeKind } from './bridgeList.tsx';
+import { bridgeLink, deleteBridge, ROUTES, TITLES, type BridgeKind } from './bridgeList.tsx';
 import './messages.ts';
 
 const TABS = [
@@ -50,7 +50,9 @@ function Detail({ kind, id }: { kind: BridgeKind; id: string }) {
   const [query, setQuery] = useQuery();
   const tab = query.tab ?? 'overview';
   const remote = useRemote(kind, (signal) => api.get<Bridge>(apiPath(kind, id), { signal }), id);
-  if (remote.error && !remote.data) return <Failed error={remote.error} retry={remote.reload} />;
+  if (remote.error && !remote.data) {
+    return <Failed error={remote.error} retry={remote.reload} missing={{ text: t(`bridges.notFound.${kind}`, { id }), back: ROUTES[kind], backTitle: TITLES[kind] }} />;
+  }
   if (!remote.data) return <Loading />;
   const b = remote.data;
   const owned = isWebhook(b.name);

@@ -18,6 +18,8 @@ import './messages.ts';
 
 export type BridgeKind = 'actions' | 'sources';
 export const ROUTES: Record<BridgeKind, string> = { actions: '/rule/actions', sources: '/rule/source' };
+/** The lists' titles (i18n keys), as in the route table. */
+export const TITLES: Record<BridgeKind, string> = { actions: 'integration.actions', sources: 'integration.sources' };
 export const bridgeLink = (kind: BridgeKind, row: Bridge) => `${ROUTES[kind]}/${encodeId(bridgeId(row))}`;
 
 /** Deletes after the right question; resolves true when deleted. */
@@ -55,7 +57,7 @@ export async function withRules(kind: BridgeKind, rows: Bridge[], signal?: Abort
 export function bridgeDecl(kind: BridgeKind): ResourceDecl<Bridge> {
   return {
     name: kind,
-    title: kind === 'actions' ? 'integration.actions' : 'integration.sources',
+    title: TITLES[kind],
     rowKey: bridgeId,
     list: arrayList<Bridge>(async (signal) => withRules(kind, await api.get<Bridge[]>(`/${kind}`, { signal }), signal)),
     empty: kind === 'actions' ? 'bridges.emptyActions' : 'bridges.emptySources',

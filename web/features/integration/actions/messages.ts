@@ -2,6 +2,8 @@
 import { defineMessages } from '../../../lib/i18n.ts';
 
 defineMessages({
+  'bridges.notFound.actions': { zh: '动作 {{id}} 不存在', en: 'There is no action {{id}}' },
+  'bridges.notFound.sources': { zh: 'Source {{id}} 不存在', en: 'There is no source {{id}}' },
   'bridges.connector': { zh: '连接器', en: 'Connector' },
   'bridges.rules': { zh: '关联规则', en: 'Rules' },
   'bridges.emptyActions': { zh: '暂无动作', en: 'No actions yet' },

@@ -67,7 +67,9 @@ export default function ConnectorDetail({ id }: { id: string }) {
   const [query, setQuery] = useQuery();
   const tab = query.tab ?? 'overview';
   const remote = useRemote('connectors', (signal) => api.get<Bridge>(apiPath('connectors', connectorId), { signal }), connectorId);
-  if (remote.error && !remote.data) return <Failed error={remote.error} retry={remote.reload} />;
+  if (remote.error && !remote.data) {
+    return <Failed error={remote.error} retry={remote.reload} missing={{ text: t('connectors.notFound', { id: connectorId }), back: '/connector', backTitle: 'integration.connectors' }} />;
+  }
   if (!remote.data) return <Loading />;
   const c = remote.data;
   const owned = isWebhook(c.name);

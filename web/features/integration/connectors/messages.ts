@@ -2,6 +2,7 @@
 import { defineMessages } from '../../../lib/i18n.ts';
 
 defineMessages({
+  'connectors.notFound': { zh: '连接器 {{id}} 不存在', en: 'There is no connector {{id}}' },
   'connectors.name': { zh: '名称', en: 'Name' },
   'connectors.type': { zh: '类型', en: 'Type' },
   'connectors.status': { zh: '状态', en: 'Status' },

@@ -7,7 +7,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'wouter';
-import { api, ApiError } from '../../../lib/api.ts';
+import { api, ApiError, isNotFound } from '../../../lib/api.ts';
 import { canWrite } from '../../../lib/broker.ts';
 import { confirm } from '../../../lib/confirm.ts';
 import { errorText, handleError } from '../../../lib/errors.ts';
@@ -16,7 +16,7 @@ import { navigate, useUnsavedGuard } from '../../../lib/navigation.ts';
 import { touch, useRemote } from '../../../lib/resources.ts';
 import { toast } from '../../../lib/toasts.ts';
 import { namePattern } from '../../../lib/validators.ts';
-import { Failed, Loading } from '../../../ui/States.tsx';
+import { Failed, Loading, NotFound } from '../../../ui/States.tsx';
 import { Writable } from '../../../ui/Writable.tsx';
 import { bridgeId, type Bridge } from '../connectors/bridge.ts';
 import { newRepublish } from '../rules/OutputsEditor.tsx';
@@ -233,13 +233,8 @@ export default function FlowDesigner({ id: raw }: { id?: string }) {
     () => (actions.data && sources.data ? { actions: actions.data.map(bridgeId), sources: sources.data.map(bridgeId) } : undefined),
     [actions.data, sources.data],
   );
-  if (id && rule.error instanceof ApiError && rule.error.status === 404) {
-    return (
-      <section class="state" data-test="flow-not-found">
-        <p>{t('flows.notFound')}</p>
-        <Link href="/flow">{t('flows.backToList')}</Link>
-      </section>
-    );
+  if (id && isNotFound(rule.error)) {
+    return <NotFound text={t('flows.notFound')} back="/flow" backTitle="integration.flows" test="flow-not-found" />;
   }
   const error = rule.error ?? events.error ?? actions.error ?? sources.error;
   // Keep the designer once shown: reloads after a save must not reset the canvas.

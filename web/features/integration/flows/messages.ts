@@ -16,7 +16,6 @@ export const messages = defineMessages({
   'flows.cancel': { zh: '取消', en: 'Cancel' },
   'flows.confirmCancel': { zh: '有未保存的修改，确定放弃？', en: 'Discard the unsaved changes?' },
   'flows.notFound': { zh: 'Flow 不存在', en: 'Flow not found' },
-  'flows.backToList': { zh: '返回 Flow 列表', en: 'Back to flows' },
   'flows.unsupported': { zh: '该规则的 SQL 无法显示为 Flow，请在规则页面编辑。', en: 'The SQL of this rule cannot be shown as a flow; edit it on the rules page.' },
   'flows.openRule': { zh: '打开规则', en: 'Open the rule' },
   'flows.nameRequired': { zh: '请输入名称', en: 'Name is required' },

@@ -3,11 +3,10 @@
  * event catalogue (`GET /rule_events`) and the actions outputs may name, then the form; the detail
  * page adds the rule's metrics.
  */
-import { Link } from 'wouter';
-import { api, ApiError } from '../../../lib/api.ts';
+import { api, isNotFound } from '../../../lib/api.ts';
 import { t } from '../../../lib/i18n.ts';
 import { useRemote } from '../../../lib/resources.ts';
-import { Failed, Loading } from '../../../ui/States.tsx';
+import { Failed, Loading, NotFound } from '../../../ui/States.tsx';
 import { RuleForm, type Draft } from './RuleForm.tsx';
 import { RuleMetrics } from './RuleMetrics.tsx';
 import { useOutputs } from './OutputsEditor.tsx';
@@ -26,13 +25,8 @@ export default function RuleEditor({ id: raw }: { id?: string }) {
   const events = useRemote('rule_events', (signal) => api.get<RuleEvent[]>('/rule_events', { signal }), '');
   const outputs = useOutputs();
   const error = rule.error ?? events.error;
-  if (error instanceof ApiError && error.status === 404 && rule.error) {
-    return (
-      <section class="state" data-test="rule-not-found">
-        <p>{t('rules.notFound')}</p>
-        <Link href="/rule/rules">{t('rules.backToList')}</Link>
-      </section>
-    );
+  if (isNotFound(rule.error)) {
+    return <NotFound text={t('rules.notFound')} back="/rule/rules" backTitle="integration.rules" test="rule-not-found" />;
   }
   // Keep the form once shown: the metrics' reloads of 'rules' must not reset the user's edits.
   if ((id && !rule.data) || !events.data) return error ? <Failed error={error} retry={() => (rule.reload(), events.reload())} /> : <Loading />;

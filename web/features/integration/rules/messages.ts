@@ -28,7 +28,6 @@ export const messages = defineMessages({
   'rules.created': { zh: '创建成功', en: 'Created successfully' },
   'rules.saved': { zh: '更新成功', en: 'Updated successfully' },
   'rules.notFound': { zh: '规则不存在', en: 'Rule not found' },
-  'rules.backToList': { zh: '返回规则列表', en: 'Back to rules' },
   'rules.save': { zh: '保存', en: 'Save' },
   'rules.cancel': { zh: '取消', en: 'Cancel' },
   'rules.idRequired': { zh: '请输入规则 ID', en: 'Rule ID is required' },

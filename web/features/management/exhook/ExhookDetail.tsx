@@ -2,8 +2,7 @@
  * One ExHook server (`GET /exhooks/{name}`, refreshed while visible): status and metrics per node,
  * the hooks it registered with their metrics (`GET /exhooks/{name}/hooks`), and its settings form.
  */
-import { Link } from 'wouter';
-import { api, ApiError } from '../../../lib/api.ts';
+import { api, isNotFound } from '../../../lib/api.ts';
 import { formatNumber } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.ts';
 import { useQuery } from '../../../lib/query.ts';
@@ -11,7 +10,7 @@ import { touch, useRemote } from '../../../lib/resources.ts';
 import { toast } from '../../../lib/toasts.ts';
 import { Descriptions } from '../../../ui/Descriptions.tsx';
 import { Form } from '../../../ui/Form.tsx';
-import { Failed, Loading } from '../../../ui/States.tsx';
+import { Failed, Loading, NotFound } from '../../../ui/States.tsx';
 import { StatusTag } from '../../../ui/StatusTag.tsx';
 import { Tabs } from '../../../ui/Tabs.tsx';
 import { EnableSwitch } from './EnableSwitch.tsx';
@@ -82,13 +81,8 @@ export default function ExhookDetail({ name: raw }: { name: string }) {
   const remote = useRemote('exhooks', (signal) => api.get<Exhook>(exhookPath(name), { signal }), name, tab === 'overview' ? 5000 : 0);
   const error = remote.error;
   // EMQX answers an unknown server with 404 and code BAD_REQUEST (api notes §20 quirk).
-  if (error instanceof ApiError && error.status === 404) {
-    return (
-      <section class="state" data-test="exhook-not-found">
-        <p>{t('exhook.notFound')}</p>
-        <Link href="/exhook">{t('exhook.backToList')}</Link>
-      </section>
-    );
+  if (isNotFound(error)) {
+    return <NotFound text={t('exhook.notFound')} back="/exhook" backTitle="management.exhook" test="exhook-not-found" />;
   }
   const hook = remote.data;
   if (!hook) return error ? <Failed error={error} retry={remote.reload} /> : <Loading />;

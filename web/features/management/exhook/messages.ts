@@ -41,5 +41,4 @@ export const messages = defineMessages({
   'exhook.rate': { zh: '速率', en: 'Rate' },
   'exhook.maxRate': { zh: '最大速率', en: 'Max rate' },
   'exhook.notFound': { zh: 'ExHook 不存在', en: 'The ExHook does not exist' },
-  'exhook.backToList': { zh: '返回 ExHook 列表', en: 'Back to the ExHook list' },
 });

@@ -4,8 +4,7 @@
  * schema (`GET /plugins/{id}/schema`, `GET|PUT /plugins/{id}/config`): only asked of brokers that
  * have them (`pluginSchema`, 5.8); 5.5 answers 405 there.
  */
-import { Link } from 'wouter';
-import { api, ApiError } from '../../../lib/api.ts';
+import { api, ApiError, isNotFound } from '../../../lib/api.ts';
 import { has } from '../../../lib/broker.ts';
 import { t } from '../../../lib/i18n.ts';
 import { useRemote } from '../../../lib/resources.ts';
@@ -13,7 +12,7 @@ import { toast } from '../../../lib/toasts.ts';
 import { Descriptions } from '../../../ui/Descriptions.tsx';
 import { Form } from '../../../ui/Form.tsx';
 import type { FieldDecl } from '../../../ui/resource.ts';
-import { Failed, Loading } from '../../../ui/States.tsx';
+import { Failed, Loading, NotFound } from '../../../ui/States.tsx';
 import { PluginStatus, RunStates } from './PluginCells.tsx';
 import { pluginPath, type Plugin } from './plugins.tsx';
 import './messages.ts';
@@ -71,13 +70,8 @@ export default function PluginDetail({ nameVersion }: { nameVersion: string }) {
   const id = decodeURIComponent(nameVersion);
   const remote = useRemote('plugins', (signal) => api.get<Plugin>(pluginPath(id), { signal }), id);
   const error = remote.error;
-  if (error instanceof ApiError && error.status === 404) {
-    return (
-      <section class="state" data-test="plugin-not-found">
-        <p>{t('plugins.notFound')}</p>
-        <Link href="/plugins">{t('plugins.backToList')}</Link>
-      </section>
-    );
+  if (isNotFound(error)) {
+    return <NotFound text={t('plugins.notFound')} back="/plugins" backTitle="management.plugins" test="plugin-not-found" />;
   }
   const p = remote.data;
   if (!p) return error ? <Failed error={error} retry={remote.reload} /> : <Loading />;

@@ -50,5 +50,4 @@ export const messages = defineMessages({
   'plugins.config': { zh: '插件配置', en: 'Plugin configuration' },
   'plugins.configSaved': { zh: '插件配置已保存', en: 'Plugin configuration saved' },
   'plugins.notFound': { zh: '插件不存在', en: 'The plugin does not exist' },
-  'plugins.backToList': { zh: '返回插件列表', en: 'Back to the plugin list' },
 });

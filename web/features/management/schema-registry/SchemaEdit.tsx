@@ -99,7 +99,8 @@ export default function SchemaEdit({ name }: { name?: string }) {
   return (
     <section data-test="schema-edit-page">
       <header class="page-head"><h2>{t(decoded === undefined ? 'schemaRegistry.create' : 'schemaRegistry.edit')}{decoded ? ` · ${decoded}` : ''}</h2></header>
-      {decoded === undefined ? <Editor /> : remote.error ? <Failed error={remote.error} retry={remote.reload} />
+      {decoded === undefined ? <Editor /> : remote.error
+        ? <Failed error={remote.error} retry={remote.reload} missing={{ text: t('schemaRegistry.notFound', { name: decoded }), back: '/schema-registry', backTitle: 'management.schemaRegistry' }} />
         : remote.loading && !remote.data ? <Loading /> : remote.data ? <Editor key={remote.data.name} schema={remote.data} /> : null}
     </section>
   );

@@ -2,6 +2,7 @@
 import { defineMessages } from '../../../lib/i18n.ts';
 
 defineMessages({
+  'schemaRegistry.notFound': { zh: 'Schema {{name}} 不存在', en: 'There is no schema named {{name}}' },
   'schemaRegistry.schemas': { zh: 'Schema', en: 'Schemas' },
   'schemaRegistry.external': { zh: '外部注册表', en: 'External registries' },
   'schemaRegistry.name': { zh: '名称', en: 'Name' },

@@ -2,14 +2,13 @@
  * A client's detail page: `GET /clients/{clientid}` (connection, session, counters, refreshed
  * while visible), its subscriptions, and kick out or clear session (`DELETE`, then back to the list).
  */
-import { Link } from 'wouter';
 import { api, ApiError } from '../../../lib/api.ts';
 import { errorText } from '../../../lib/errors.ts';
 import { t } from '../../../lib/i18n.ts';
 import { navigate } from '../../../lib/navigation.ts';
 import { perform, useRemote } from '../../../lib/resources.ts';
 import { Icon } from '../../../ui/Icon.tsx';
-import { Loading } from '../../../ui/States.tsx';
+import { Loading, NotFound } from '../../../ui/States.tsx';
 import { StatusTag } from '../../../ui/StatusTag.tsx';
 import { ClientInfo } from './ClientInfo.tsx';
 import { ClientSubscriptions } from './ClientSubscriptions.tsx';
@@ -46,12 +45,7 @@ function ClientPage({ id }: { id: string }) {
   const remote = useRemote('client', (signal) => api.get<Client>(clientPath(id), { signal }), id, 5000);
   const error = remote.error;
   if (error instanceof ApiError && error.status === 404 && error.code === 'CLIENTID_NOT_FOUND') {
-    return (
-      <section class="state" data-test="client-not-found">
-        <p>{t('clients.notFound')}</p>
-        <Link href="/clients">{t('clients.backToList')}</Link>
-      </section>
-    );
+    return <NotFound text={t('clients.notFound')} back="/clients" backTitle="monitoring.clients" test="client-not-found" />;
   }
   const client = remote.data;
   // One tree in every state: the subscriptions are mounted from the start, so they are asked for

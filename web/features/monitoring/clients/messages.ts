@@ -53,7 +53,6 @@ export const messages = defineMessages({
   'clients.sessionCleared': { zh: '会话清除成功', en: 'Session cleared successfully' },
   'clients.notFound': { zh: '客户端不存在', en: 'The client does not exist' },
   'clients.loadFailed': { zh: '获取客户端详情时出现错误', en: "There are some errors occurred in retrieving the client's detail" },
-  'clients.backToList': { zh: '返回客户端列表', en: 'Back to clients' },
   'clients.topic': { zh: '主题', en: 'Topic' },
   'clients.qos': { zh: 'QoS', en: 'QoS' },
   'clients.nl': { zh: 'No Local', en: 'No Local' },

@@ -3,7 +3,7 @@
  * usage against the quota, trial and expired marks. Open-source brokers before 5.9 have no
  * license endpoint and answer 404: the card then stays away without a word.
  */
-import { ApiError } from '../../../lib/api.ts';
+import { isNotFound } from '../../../lib/api.ts';
 import { formatNumber } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.ts';
 import type { Remote } from '../../../lib/resources.ts';
@@ -24,7 +24,7 @@ export interface License {
 }
 
 export function LicenseCard({ license, connections }: { license: Remote<License>; connections: number | undefined }) {
-  if (license.error instanceof ApiError && license.error.status === 404) return null;
+  if (isNotFound(license.error)) return null;
   const data = license.data;
   if (!data) {
     return (

@@ -5,7 +5,7 @@
  */
 import type { ComponentChild } from 'preact';
 import { Link } from 'wouter';
-import { api, ApiError } from '../../../lib/api.ts';
+import { api, isNotFound } from '../../../lib/api.ts';
 import { t } from '../../../lib/i18n.ts';
 import { useRemote, type Remote } from '../../../lib/resources.ts';
 import { Descriptions } from '../../../ui/Descriptions.tsx';
@@ -53,7 +53,7 @@ export default function NodeDetail({ node: param = '' }: { node?: string }) {
   const metrics = useRemote('node-metrics', (signal) => api.get<Counters>(`${base}/metrics`, { signal }), node, REFRESH_MS);
   const back = <Link href="/dashboard/nodes" data-test="node-back">{t('dashboard.backToNodes')}</Link>;
 
-  if (info.error instanceof ApiError && info.error.status === 404) {
+  if (isNotFound(info.error)) {
     return (
       <section class="dashboard" data-test="node-not-found">
         <DashboardTabs />

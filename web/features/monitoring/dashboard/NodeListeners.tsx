@@ -4,7 +4,7 @@
  * this table keeps the entry of the node shown. A broker or simulator without the endpoint (404)
  * gets the empty state.
  */
-import { api, ApiError } from '../../../lib/api.ts';
+import { api, isNotFound } from '../../../lib/api.ts';
 import { formatNumber } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.ts';
 import { useRemote } from '../../../lib/resources.ts';
@@ -39,7 +39,7 @@ export function listenersOf(list: Listener[], node: string) {
 
 export function NodeListeners({ node }: { node: string }) {
   const remote = useRemote('listeners', (signal) => api.get<Listener[]>('/listeners', { signal }), '', 10_000);
-  const missing = remote.error instanceof ApiError && remote.error.status === 404;
+  const missing = isNotFound(remote.error);
   const rows = remote.data ? listenersOf(remote.data, node) : undefined;
   if (!rows) return missing ? <Empty text={t('dashboard.noListeners')} /> : remote.error ? <Failed error={remote.error} retry={remote.reload} /> : <Loading />;
   if (rows.length === 0) return <Empty text={t('dashboard.noListeners')} />;

@@ -62,6 +62,7 @@ export function listenerPage(id: string): ConfigPageDecl {
   return {
     // The id itself as the heading (t() returns text that is not a key unchanged).
     title: id,
+    missing: { text: t('listener.notFound', { id }), back: '/listener', backTitle: 'listener.title' },
     sections: [{
       name: 'listener', path: `/listeners/${seg(id)}`, fields: listenerFields(type), success: 'listener.saved', help: help('listeners'),
       // Updating restarts the listener; a new port closes every connection (emqx_listeners).

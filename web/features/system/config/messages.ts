@@ -2,6 +2,7 @@
 import { defineMessages } from '../../../lib/i18n.ts';
 
 export const messages = defineMessages({
+  'listener.notFound': { zh: '监听器 {{id}} 不存在', en: 'There is no listener {{id}}' },
   'config.saved': { zh: '配置已保存', en: 'Configuration saved' },
   'config.alarm': { zh: '告警', en: 'Alarm' },
   'config.sysmon': { zh: '系统监控', en: 'System Monitoring' },
