@@ -63,6 +63,20 @@ test('an authorization source type the broker does not know: not found, its name
   api.restore();
 });
 
+test('a source type only the console does not know is shown, not called missing', async () => {
+  await signedInAt('/authorization/detail/later_kind');
+  const api = fakeApi({
+    'GET /authorization/sources/later_kind': { body: { type: 'later_kind', enable: true } },
+    'GET /authorization/sources/later_kind/status': { body: { status: 'connected', metrics: { total: 0, allow: 0, deny: 0, nomatch: 0 } } },
+    'GET /alarms': alarms,
+  });
+  await mount(<App />);
+  await waitFor(() => byTest('authz-detail-page')!.querySelector('[role=tablist], .tabs'));
+  assert.is(byTest('state-not-found'), null);
+  assert.is(document.querySelector('[data-test=authz-detail-page] h2')!.textContent, 'later_kind');
+  api.restore();
+});
+
 test('any other failure still offers a retry', async () => {
   await signedInAt('/connector/mqtt%3Aa');
   let reply = { status: 503, body: { code: 'SERVICE_UNAVAILABLE', message: 'busy' } as unknown };

@@ -3,7 +3,7 @@
  * type's form, `PUT /authorization/sources/{type}`) and, for the built-in database, its rules
  * per client ID, per username and for all clients.
  */
-import { api } from '../../../lib/api.ts';
+import { api, ApiError } from '../../../lib/api.ts';
 import { hasMessage, t } from '../../../lib/i18n.ts';
 import { useQuery } from '../../../lib/query.ts';
 import { touch, useRemote } from '../../../lib/resources.ts';
@@ -28,6 +28,9 @@ export default function AuthzDetailPage({ type: raw }: { type: string }) {
   ];
   const tab = tabs.some((x) => x.key === query.tab) ? query.tab : 'overview';
   const missing = { text: t('authz.notFound', { type }), back: '/authorization', backTitle: 'accessControl.authorization' };
+  // A type the broker's schema does not know is refused with 400 (the path is an enum), not 404.
+  // A type only the console does not know is still shown: the broker answers for it.
+  const unknown = remote.error instanceof ApiError && remote.error.status === 400 && !AUTHZ_KINDS[type];
 
   const save = async (body: Record<string, unknown>) => {
     await api.put(path, { ...body, type });
@@ -38,8 +41,7 @@ export default function AuthzDetailPage({ type: raw }: { type: string }) {
   return (
     <section data-test="authz-detail-page">
       <header class="page-head"><h2>{hasMessage(`access.kind.${type}`) ? t(`access.kind.${type}`) : type}</h2></header>
-      {/* A type the broker does not know is refused by its schema (400, the path is an enum). */}
-      {!AUTHZ_KINDS[type] ? <NotFound {...missing} /> : !config
+      {unknown ? <NotFound {...missing} /> : !config
         ? remote.error ? <Failed error={remote.error} retry={remote.reload} missing={missing} /> : <Loading />
         : (
           <>
