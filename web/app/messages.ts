@@ -2,7 +2,6 @@
 import { defineMessages } from '../lib/i18n.ts';
 
 export const messages = defineMessages({
-  'login.title': { zh: '登录', en: 'Log in' },
   'login.subtitle': { zh: 'MQTT 集群管理控制台', en: 'Management console of the MQTT cluster' },
   'login.username': { zh: '用户名', en: 'Username' },
   'login.password': { zh: '密码', en: 'Password' },

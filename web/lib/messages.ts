@@ -3,7 +3,6 @@ import { defineMessages } from './i18n.ts';
 
 export const messages = defineMessages({
   'common.appName': { zh: 'EMQX 控制台', en: 'EMQX Console' },
-  'common.ok': { zh: '确定', en: 'OK' },
   'common.cancel': { zh: '取消', en: 'Cancel' },
   'common.confirm': { zh: '确认', en: 'Confirm' },
   'common.save': { zh: '保存', en: 'Save' },
