@@ -1,7 +1,7 @@
 // The console without a mouse, in Chromium against the spawned simulator: from the login page to a
 // list row's delete by Tab and Enter alone, in the order skip link → header → menu → screen; Enter in
 // the delete confirmation cancels; Escape closes a drawer and gives the focus back; the menu's icon
-// rail; clean URLs; and the header's banner when the server is gone.
+// rail; clean URLs; a focus ring on buttons in groups; and the header's banner when the server is gone.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
@@ -153,6 +153,32 @@ test('a query before the hash moves into the hash route', async () => {
   const url = new URL(page.url());
   assert.is(url.search, '');
   assert.is(url.hash, '#/banned-clients?like_who=kbd');
+});
+
+/** The focus ring an element draws (box shadow and outline), after Pico's transitions. */
+function ring(page: Page, selector: string) {
+  return page.evaluate((s) => {
+    for (const animation of document.getAnimations()) animation.finish();
+    const style = getComputedStyle(document.querySelector(s)!);
+    return `${style.boxShadow} | ${style.outlineStyle} ${style.outlineWidth}`;
+  }, selector);
+}
+
+test('a button in a group (filter bar, range picker) and the flow canvas show that they have the focus', async () => {
+  const { page } = w;
+  // Pico draws a group's focus around the whole group, as for a joined input and button; the
+  // console's groups are rows of separate controls, so the focused button needs its own ring.
+  for (const [hash, target] of [['#/clients', 'filter-search'], ['#/dashboard/overview', 'range-1h'], ['#/flow/create', 'flow-canvas']] as const) {
+    await page.evaluate((h) => (location.hash = h), hash);
+    await page.waitForSelector(`[data-test=${target}]`);
+    const selector = `[data-test=${target}]`;
+    const idle = await ring(page, selector);
+    await page.focus('[data-test=skip-link]');
+    await tabTo(page, target);
+    const focused = await ring(page, selector);
+    assert.is.not(focused, idle, `${target}: the same ring focused and not (${idle})`);
+    assert.not.match(focused, /^none \| none/, `${target} focused draws no ring`);
+  }
 });
 
 test('with the server gone the header says it cannot be reached, not "No alarm"', async () => {

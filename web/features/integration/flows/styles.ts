@@ -28,7 +28,7 @@ const CSS = `
 .flow-canvas .flow-source{--flow-accent:var(--pico-primary)}
 .flow-canvas .flow-processing{--flow-accent:var(--pico-muted-color)}
 .flow-canvas .flow-sink{--flow-accent:var(--flow-sink)}
-.flow-canvas .drawflow-node.selected,.flow-canvas .drawflow-node:focus-visible{outline:2px solid var(--pico-primary);outline-offset:1px}
+.flow-canvas:focus-visible,.flow-canvas .drawflow-node.selected,.flow-canvas .drawflow-node:focus-visible{outline:2px solid var(--pico-primary);outline-offset:1px}
 .flow-canvas .drawflow-node.flow-node-error{border-color:var(--danger);border-left-color:var(--danger)}
 .flow-canvas .inputs,.flow-canvas .outputs{width:0}
 .flow-canvas .drawflow_content_node{width:100%;min-width:0;display:block;overflow:hidden}
