@@ -49,6 +49,20 @@ for (const c of CASES) {
   });
 }
 
+test('/webhook/absent: a webhook the lists do not hold, and the way back', async () => {
+  await signedInAt('/webhook/absent');
+  const api = fakeApi({
+    'GET /connectors': { body: [] }, 'GET /actions': { body: [] },
+    'GET /rules': { body: { data: [], meta: { page: 1, limit: 100, count: 0, hasnext: false } } }, 'GET /alarms': alarms,
+  });
+  await mount(<App />);
+  const state = await waitFor(() => byTest('state-not-found'));
+  assert.ok(state.textContent!.includes('There is no webhook named absent'));
+  await click(byTest('state-back'));
+  assert.is(route(), '/webhook');
+  api.restore();
+});
+
 test('an authorization source type the broker does not know: not found, its name as the heading', async () => {
   await signedInAt('/authorization/detail/absent');
   const api = fakeApi({

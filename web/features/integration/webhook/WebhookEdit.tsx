@@ -10,7 +10,7 @@ import { toast } from '../../../lib/toasts.ts';
 import { json, namePattern, required } from '../../../lib/validators.ts';
 import { Form } from '../../../ui/Form.tsx';
 import type { FieldDecl } from '../../../ui/resource.ts';
-import { Empty, Failed, Loading } from '../../../ui/States.tsx';
+import { Failed, Loading, NotFound } from '../../../ui/States.tsx';
 import { WebhookMetrics } from './WebhookMetrics.tsx';
 import { createWebhook, listWebhooks, updateWebhook, type Webhook, type WebhookValues } from './webhooks.ts';
 import './messages.ts';
@@ -58,7 +58,7 @@ export default function WebhookEdit({ name }: { name?: string }) {
       <header class="page-head"><h2>{create ? t('integration.webhookCreate') : current}</h2></header>
       {remote.error && !remote.data ? <Failed error={remote.error} retry={remote.reload} />
         : remote.data === undefined ? <Loading />
-          : !create && !remote.data ? <Empty text={t('webhook.notFound', { name: current })} />
+          : !create && !remote.data ? <NotFound text={t('webhook.notFound', { name: current })} back="/webhook" backTitle="integration.webhook" />
             : <Form key={current ?? 'new'} test="webhook-form" fields={fields(create)} initial={initial(remote.data ?? undefined)} onSubmit={save}
               submitText={t(create ? 'common.create' : 'common.save')} onCancel={() => void navigate('/webhook')} />}
       {remote.data && <WebhookMetrics action={remote.data.action} />}
