@@ -173,6 +173,17 @@ for (const [path, endpoints] of RENDERED) {
   });
 }
 
+test('after a reset the field shows the default in the same update that takes the button away', async () => {
+  await open('/mqtt/general', { 'GET /configs/global_zone': { body: zone } });
+  const button = await waitFor(() => byTest<HTMLButtonElement>('reset-max_packet_size'));
+  assert.is(field('max_packet_size')!.value, '4');
+  // Clicked outside act(): only what the click itself renders, before any later frame or timer.
+  button.click();
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+  assert.not.ok(byTest('reset-max_packet_size'), 'the button is gone');
+  assert.is(field('max_packet_size')!.value, '1', 'the field shows the default with it');
+});
+
 test('in Chinese the help, default and unit read in Chinese', async () => {
   await open('/mqtt/general', { 'GET /configs/global_zone': { body: zone } }, 'zh');
   await waitFor(() => byTest('help-max_packet_size'));

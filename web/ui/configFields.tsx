@@ -5,7 +5,7 @@
  * "15s", "1MB", "******" while untouched, PEM text, a string array. Importing this module
  * registers them (the shell and SchemaForm do), so the login page's bundle stays without them.
  */
-import { useEffect, useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import { defineMessages, hasMessage, t } from '../lib/i18n.ts';
 import { BYTESIZE_UNITS, DURATION_UNITS, splitBytesize, splitDuration } from '../lib/units.ts';
 import { common as attrs, widgets, type WidgetProps } from './fields.tsx';
@@ -39,8 +39,9 @@ function AmountUnit(p: WidgetProps & { units: readonly string[]; split: (v: stri
     return p.split(raw) ?? { amount: raw, unit: p.fallback };
   };
   const [parts, setParts] = useState<Parts>(() => read(p.value));
-  // A new value from outside (reset, reload) replaces what is shown.
-  useEffect(() => {
+  // A new value from outside (reset, reload) replaces what is shown, before the next paint (in
+  // the same update that takes the reset button away, not a frame later).
+  useLayoutEffect(() => {
     if (p.value !== emit(parts)) setParts(read(p.value));
   }, [p.value]);
   function emit(next: Parts): unknown {
@@ -129,7 +130,7 @@ export function ListInput(p: WidgetProps) {
   const toText = (value: unknown) => (Array.isArray(value) ? value.join('\n') : String(value ?? ''));
   const toList = (text: string) => text.split('\n').map((s) => s.trim()).filter(Boolean);
   const [text, setText] = useState(() => toText(p.value));
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (JSON.stringify(toList(text)) !== JSON.stringify(p.value)) setText(toText(p.value));
   }, [p.value]);
   return <textarea {...attrs(p)} rows={3} value={text} placeholder={p.field.placeholder}
