@@ -243,6 +243,12 @@ test('the menu shrinks to an icon rail with named icons, remembers it, opens a g
   await act(async () => { byTest('menu-banned-clients')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })); });
   assert.is(byTest('menu-banned-clients'), null);
   assert.is(focused(), byTest('menu-group-management'));
+  // A press inside the menu keeps it open; one on the page closes it.
+  await click(byTest('menu-group-management'));
+  await pointerDown(byTest('menu-banned-clients'));
+  assert.ok(byTest('menu-banned-clients'));
+  await pointerDown(document.querySelector('main.content'));
+  assert.is(byTest('menu-banned-clients'), null);
   // Choosing a screen closes the flyout.
   await click(byTest('menu-group-monitoring'));
   await click(byTest('menu-clients'));

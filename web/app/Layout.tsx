@@ -15,6 +15,7 @@ import { session } from '../lib/session.ts';
 import { setLeftBarCollapse, settings } from '../lib/settings.ts';
 import { readSettings, writeSettings } from '../lib/storage.ts';
 import { Icon } from '../ui/Icon.tsx';
+import { usePressOutside } from '../ui/usePopover.ts';
 import { Header } from './Header.tsx';
 import { MENU_ICONS } from './menuIcons.ts';
 import { isSubGroup, menu, screenAt } from './routes.ts';
@@ -34,12 +35,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const main = useRef<HTMLElement>(null);
   const sidebar = useRef<HTMLElement>(null);
   useEffect(() => setFlyout(''), [path, rail]);
-  useEffect(() => {
-    if (!flyout) return;
-    const onPointer = (event: PointerEvent) => !sidebar.current?.contains(event.target as Node) && setFlyout('');
-    addEventListener('pointerdown', onPointer);
-    return () => removeEventListener('pointerdown', onPointer);
-  }, [flyout]);
+  usePressOutside(sidebar, !!flyout, () => setFlyout(''));
 
   // A sub-list starts open when it holds the current screen (or its parent) or nothing is collapsed.
   const isOpen = (key: string, items?: Screen[]) =>

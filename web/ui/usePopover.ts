@@ -4,20 +4,25 @@
  * as the WAI-ARIA menu button pattern asks. Attach `container` and `onKeyDown` to the element
  * holding the trigger and the popover, and `trigger` to the button.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
+
+/** While `active`, a pointer press anywhere outside `ref`'s element calls `onOutside`. */
+export function usePressOutside(ref: RefObject<Element | null>, active: boolean, onOutside: () => void) {
+  useEffect(() => {
+    if (!active) return;
+    const onPointer = (event: PointerEvent) => {
+      if (!ref.current?.contains(event.target as Node)) onOutside();
+    };
+    addEventListener('pointerdown', onPointer, true);
+    return () => removeEventListener('pointerdown', onPointer, true);
+  }, [active]);
+}
 
 export function usePopover() {
   const [open, setOpen] = useState(false);
   const container = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: PointerEvent) => {
-      if (!container.current?.contains(event.target as Node)) setOpen(false);
-    };
-    addEventListener('pointerdown', onPointer, true);
-    return () => removeEventListener('pointerdown', onPointer, true);
-  }, [open]);
+  usePressOutside(container, open, () => setOpen(false));
   const onKeyDown = (event: KeyboardEvent) => {
     if (!open || event.key !== 'Escape') return;
     // The popover answers this Escape; a drawer or dialog under it stays.
