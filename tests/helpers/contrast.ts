@@ -34,15 +34,12 @@ export interface LowContrast {
 // the first ancestor's that paints one, blended over what lies under that when translucent, down
 // to the canvas (the root's background). The layout's gradient only paints the menu's column,
 // which has its own background; any other gradient or image under a text cannot be measured and
-// the text is left out. Colours with alpha and the elements' opacity are blended as drawn.
+// the text is left out. Colours with alpha and the elements' opacity are blended as drawn. The
+// page gives the colours; the ratio is taken here, by `contrast`.
 const AUDIT = `(() => {
   for (const animation of document.getAnimations()) animation.finish();
   const rgba = (c) => { const m = c.match(/[\\d.]+/g) || [0, 0, 0, 0]; return [+m[0], +m[1], +m[2], m[3] === undefined ? 1 : +m[3]]; };
   const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
-  const luminance = (c) => c.slice(0, 3).reduce((sum, v, i) => {
-    const s = v / 255;
-    return sum + [0.2126, 0.7152, 0.0722][i] * (s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4);
-  }, 0);
   const canvas = () => {
     for (const e of [document.documentElement, document.body]) { const c = rgba(getComputedStyle(e).backgroundColor); if (c[3] > 0) return over(c, [255, 255, 255, 1]); }
     return [255, 255, 255, 1];
@@ -68,7 +65,7 @@ const AUDIT = `(() => {
     }
     return parts.join(' > ');
   };
-  const found = [];
+  const texts = [];
   const measured = new Set();
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -86,17 +83,19 @@ const AUDIT = `(() => {
     for (let e = element; e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
     const color = rgba(style.color);
     const fg = over([color[0], color[1], color[2], color[3] * opacity], bg);
-    const [hi, lo] = [luminance(fg), luminance(bg)].sort((a, b) => b - a);
-    const ratio = (hi + 0.05) / (lo + 0.05);
     const size = parseFloat(style.fontSize);
-    const need = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700) ? 3 : 4.5;
-    const rgb = (c) => 'rgb(' + c.slice(0, 3).map(Math.round).join(', ') + ')';
-    if (ratio < need) found.push({ text: node.textContent.trim().slice(0, 40), where: where(element), fg: rgb(fg), bg: rgb(bg), ratio: Math.round(ratio * 100) / 100, need });
+    const rgb = (c) => 'rgb(' + c.slice(0, 3).join(', ') + ')';
+    texts.push({ text: node.textContent.trim().slice(0, 40), where: where(element), fg: rgb(fg), bg: rgb(bg), large: size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700) });
   }
-  return found;
+  return texts;
 })()`;
 
 /** Every visible text on the page below its WCAG contrast minimum, once per element. */
-export function lowContrastText(page: Page): Promise<LowContrast[]> {
-  return page.evaluate(AUDIT) as Promise<LowContrast[]>;
+export async function lowContrastText(page: Page): Promise<LowContrast[]> {
+  const texts = await page.evaluate(AUDIT) as { text: string; where: string; fg: string; bg: string; large: boolean }[];
+  const round = (color: string) => color.replace(/[\d.]+/g, (v) => String(Math.round(Number(v))));
+  return texts
+    .map(({ large, ...t }) => ({ ...t, ratio: contrast(t.fg, t.bg), need: large ? 3 : 4.5 }))
+    .filter((t) => t.ratio < t.need)
+    .map((t) => ({ ...t, fg: round(t.fg), bg: round(t.bg), ratio: Math.round(t.ratio * 100) / 100 }));
 }
