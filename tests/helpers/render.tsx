@@ -92,11 +92,11 @@ export async function click(el: Element | null) {
   });
 }
 
-/** A key pressed on an element: keydown, bubbling; effects run. */
-export async function press(el: Element | null, key: string) {
+/** A key pressed on an element: keydown, bubbling (`init` adds modifiers); effects run. */
+export async function press(el: Element | null, key: string, init: KeyboardEventInit = {}) {
   if (!el) throw new Error('no element for the key');
   await act(async () => {
-    el.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+    el.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...init }));
     await new Promise((resolve) => setTimeout(resolve, 0));
   });
 }

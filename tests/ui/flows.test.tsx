@@ -9,7 +9,7 @@ import { App } from '../../web/app/App.tsx';
 import { menu } from '../../web/app/routes.ts';
 import { setLocale } from '../../web/lib/i18n.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
-import { byTest, click, mount, route, submit, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
+import { byTest, click, mount, press, route, signedInAt, submit, text, type, waitFor } from '../helpers/render.tsx';
 import { act } from 'preact/test-utils';
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
@@ -281,7 +281,7 @@ test('node texts are escaped: a topic with markup shows as text', async () => {
   const first = node(`topic-${evil}`)!;
   assert.is(first.tabIndex, 0);
   assert.is(first.getAttribute('aria-label'), `Messages: ${evil}`);
-  await act(() => { first.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true })); });
+  await press(first, 'Enter');
   await waitFor(() => byTest('flow-node-drawer'));
   assert.is(byTest<HTMLInputElement>('flow-topic')!.value, evil);
   api.restore();

@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { setLocale } from '../../web/lib/i18n.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
-import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor, signedInAt } from '../helpers/render.tsx';
+import { byTest, cleanup, click, mount, press, reset, route, signedInAt, submit, text, type, waitFor } from '../helpers/render.tsx';
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
 const rule = (id: string, over: Record<string, unknown> = {}) => ({
@@ -217,11 +217,11 @@ test('the editor completes event columns and functions, and examples replace the
   await type(input, 'SELECT conn');
   const options = () => [...document.querySelectorAll('[data-test=rule-sql-completions] li')].map((li) => li.firstChild!.textContent);
   assert.equal(options(), ['connected_at']);
-  await act(() => { input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true })); });
+  await press(input, 'Enter');
   assert.is(input.value, 'SELECT connected_at');
   await type(input, 'SELECT upp');
   assert.equal(options(), ['upper']);
-  await act(() => { input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true })); });
+  await press(input, 'Tab');
   assert.is(input.value, 'SELECT upper(');
   assert.ok(byTest('rule-sql')!.querySelector('.tok-function')!.textContent === 'upper');
   await click(byTest('rule-templates-open'));

@@ -240,7 +240,7 @@ test('the menu shrinks to an icon rail with named icons, remembers it, opens a g
   assert.ok(byTest('menu-banned-clients')?.closest('.menu-flyout'));
   // Escape closes it and puts the focus back on the group's icon.
   byTest('menu-banned-clients')!.focus();
-  await act(async () => { byTest('menu-banned-clients')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })); });
+  await press(byTest('menu-banned-clients')!, 'Escape');
   assert.is(byTest('menu-banned-clients'), null);
   assert.is(focused(), byTest('menu-group-management'));
   // A press inside the menu keeps it open; one on the page closes it.
@@ -280,9 +280,9 @@ test('a delete confirmation has Cancel focused, and closing it gives the focus b
   await waitFor(() => byTest('confirm-dialog'));
   assert.is(focused(), byTest('confirm-cancel'));
   // Tab stays inside the dialog.
-  await act(async () => { byTest('confirm-cancel')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true, cancelable: true })); });
+  await press(byTest('confirm-cancel')!, 'Tab');
   assert.is(focused(), byTest('confirm-ok'));
-  await act(async () => { byTest('confirm-ok')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true, cancelable: true })); });
+  await press(byTest('confirm-ok')!, 'Tab');
   assert.is(focused(), byTest('confirm-cancel'));
   await click(byTest('confirm-cancel'));
   assert.is(byTest('confirm-dialog'), null);
@@ -338,11 +338,11 @@ test('Escape closes a drawer and gives the focus back to the button that opened 
   // Tab from its last control comes round to its first, Shift+Tab back.
   const controls = [...drawer.querySelectorAll<HTMLElement>('button:not(:disabled), input, select, textarea')];
   controls.at(-1)!.focus();
-  await act(async () => { controls.at(-1)!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', bubbles: true, cancelable: true })); });
+  await press(controls.at(-1)!, 'Tab');
   assert.is(focused(), byTest('drawer-close'));
-  await act(async () => { focused()!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', shiftKey: true, bubbles: true, cancelable: true })); });
+  await press(focused()!, 'Tab', { shiftKey: true });
   assert.is(focused(), controls.at(-1));
-  await act(async () => { focused()!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true })); });
+  await press(focused()!, 'Escape');
   assert.is(byTest('banned-create-form'), null);
   assert.is(focused(), byTest('banned-create'));
   // The close button does the same.
