@@ -336,28 +336,31 @@ async function writeHtml(metafile) {
   walk(entry[0]);
   // The login page's stylesheet travels inside index.html: no request of its own, and none of
   // the module requests waits behind it (Chromium holds back preloads while a stylesheet in the
-  // head loads). The entry and its modules are named before it, so they are requested at once.
+  // head loads).
   const cssFile = path.join(root, entry[1].cssBundle);
   const css = readFileSync(cssFile, 'utf8');
   if (/<\/style/i.test(css)) throw new Error('the login stylesheet holds </style and cannot be inlined');
   rmSync(cssFile);
   rmSync(`${cssFile}.map`, { force: true });
   const html = readFileSync(path.join(web, 'index.html'), 'utf8')
-    // The entry, then its modules largest first: a browser takes six at a time from one host
-    // over HTTP/1.1, and the small ones left for the second round come back soonest. (Replacer
-    // functions: the stylesheet holds `$` sequences that a replacement string would expand.)
+    // (Replacer functions: the stylesheet holds `$` sequences that a replacement string would
+    // expand.) The entry, then its modules largest first: a browser takes six at a time from one
+    // host over HTTP/1.1, and the small ones left for the second round come back soonest. Inert
+    // until the boot script (web/boot.ts) adds them to the head: after the frame that paints the
+    // drawn login form, which their fetch and compile would hold back; at once without that form.
     .replace('<!--scripts-->', () => [
-      // Started by the boot script (web/boot.ts), after the frame that paints the drawn login form.
-      `<link rel="modulepreload" href="./${rel(entry[0])}" data-entry>`,
+      '<template id="entry-modules">',
+      `<link rel="modulepreload" href="./${rel(entry[0])}">`,
       ...[...preload].sort((a, b) => metafile.outputs[b].bytes - metafile.outputs[a].bytes).map((file) => `<link rel="modulepreload" href="./${rel(file)}">`),
+      '</template>',
     ].join('\n  '))
     .replace('<!--styles-->', () => [
       // Inert until the shell loads and adds it after the login page's (web/app/shellStyles.ts).
       ...(shell ? [`<template id="shell-styles"><link rel="stylesheet" href="./${rel(shell)}"></template>`] : []),
       `<style id="login-styles">${css}</style>`,
     ].join('\n  '))
-    // First in the head and blocking: language, theme and the drawn form are settled before the
-    // first paint, and the server is asked for it before the modules (they load meanwhile).
+    // The first request after the page, and blocking: language, theme and the drawn form are
+    // settled before the first paint. The modules' template is above it, for it to read.
     .replace('<!--boot-->', () => `<script src="./${rel(bootFile)}"></script>`)
     .replace('<!--login-->', () => forms);
   writeFileSync(path.join(out, 'index.html'), html);

@@ -48,7 +48,7 @@ test('the login page loads what index.html names and nothing of the shell', asyn
   const html = (await request(sim.baseUrl, 'GET', '/')).text;
   const named = new Set([...html.matchAll(/<(?:link rel="modulepreload"|script type="module"|script) (?:href|src)="\.\/([^"]+)"/g)].map((m) => m[1].split('/').pop()!));
   assert.ok(/<style id="login-styles">[^<]*\.login-card/.test(html), 'the login page’s rules travel inside index.html');
-  assert.not.match(html.replace(/<template[\s\S]*?<\/template>/, ''), /<link rel="stylesheet"/);
+  assert.not.match(html.replace(/<template[\s\S]*?<\/template>/g, ''), /<link rel="stylesheet"/);
   const template = /<template id="shell-styles">(.*?)<\/template>/.exec(html)?.[1] ?? '';
   assert.equal([...template.matchAll(/href="\.\/([^"]+)"/g)].map((m) => m[1].replace(/-[A-Z0-9]{8}\./, '-*.')), ['shell-*.css']);
   const w = await openPage(browser, { locale: 'en-US' });
@@ -156,6 +156,41 @@ test('before any module loads, a login form shows in the browser’s or the stor
       assert.is(await w.page.$$eval('.boot-login', (forms) => forms.length), 0);
       assert.is(await w.page.evaluate(() => document.documentElement.hasAttribute('data-boot')), false);
     }
+    assert.equal(w.violations, []);
+    await w.context.close();
+  }
+});
+
+/** Records in the page when the drawn form's password input was first laid out visible, at the start of a frame. */
+const recordFormShown = `new MutationObserver((_, observer) => {
+  if (!document.querySelector('.boot-login input[type=password]')) return;
+  observer.disconnect();
+  const frame = () => {
+    const shown = [...document.querySelectorAll('.boot-login input[type=password]')].some((i) => i.getBoundingClientRect().width > 0 && i.checkVisibility());
+    if (shown) window.__formShown = performance.now(); else requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}).observe(document, { childList: true, subtree: true });`;
+
+/** When each of the console's modules was asked for, when the document was parsed and when the drawn form showed, in ms since navigation. */
+const moduleTimes = (page: Page) => page.evaluate(`(() => ({
+  modules: performance.getEntriesByType('resource').filter((e) => /\\/(main-|chunks\\/)[^/]*\\.js$/.test(new URL(e.name).pathname)).map((e) => e.startTime),
+  parsed: performance.getEntriesByType('navigation')[0].domContentLoadedEventStart,
+  formShown: window.__formShown ?? NaN,
+}))()`) as Promise<{ modules: number[]; parsed: number; formShown: number }>;
+
+test('with a drawn form, the console’s modules are asked for once it shows; with a stored user, before the document is parsed', async () => {
+  for (const [init, drawn] of [['', true], [storeUser, false]] as const) {
+    const w = await openPage(browser, { locale: 'en-US' });
+    await w.page.addInitScript(init || recordFormShown);
+    await w.page.goto(sim.baseUrl + '/', { waitUntil: 'load' });
+    await w.page.waitForSelector(drawn ? '[data-test=login-form] input[type=password]' : '#app *', { state: 'attached' });
+    const { modules, parsed, formShown } = await moduleTimes(w.page);
+    // The entry and the modules it imports statically: one request each, all named by index.html.
+    assert.ok(modules.length >= 2, String(modules));
+    const what = `form shown at ${formShown}, document parsed at ${parsed}, modules asked for at ${modules}`;
+    if (drawn) assert.ok(modules.every((start) => start >= formShown), what);
+    else assert.ok(modules.every((start) => start < parsed), what);
     assert.equal(w.violations, []);
     await w.context.close();
   }
