@@ -344,23 +344,22 @@ async function writeHtml(metafile) {
   rmSync(`${cssFile}.map`, { force: true });
   const html = readFileSync(path.join(web, 'index.html'), 'utf8')
     // (Replacer functions: the stylesheet holds `$` sequences that a replacement string would
-    // expand.) The entry, then its modules largest first: a browser takes six at a time from one
-    // host over HTTP/1.1, and the small ones left for the second round come back soonest. Inert
-    // until the boot script (web/boot.ts) adds them to the head: after the frame that paints the
-    // drawn login form, which their fetch and compile would hold back; at once without that form.
-    .replace('<!--scripts-->', () => [
+    // expand.) Two inert templates, above the boot script that reads one of them:
+    // - the shell's stylesheet, added after the login page's when the shell loads (web/app/shellStyles.ts);
+    // - the entry, then its modules largest first (a browser takes six at a time from one host
+    //   over HTTP/1.1, and the small ones left for the second round come back soonest), added to
+    //   the head by the boot script (web/boot.ts): after the frame that paints the drawn login
+    //   form, which their fetch and compile would hold back; at once without that form.
+    .replace('<!--templates-->', () => [
+      ...(shell ? [`<template id="shell-styles"><link rel="stylesheet" href="./${rel(shell)}"></template>`] : []),
       '<template id="entry-modules">',
       `<link rel="modulepreload" href="./${rel(entry[0])}">`,
       ...[...preload].sort((a, b) => metafile.outputs[b].bytes - metafile.outputs[a].bytes).map((file) => `<link rel="modulepreload" href="./${rel(file)}">`),
       '</template>',
     ].join('\n  '))
-    .replace('<!--styles-->', () => [
-      // Inert until the shell loads and adds it after the login page's (web/app/shellStyles.ts).
-      ...(shell ? [`<template id="shell-styles"><link rel="stylesheet" href="./${rel(shell)}"></template>`] : []),
-      `<style id="login-styles">${css}</style>`,
-    ].join('\n  '))
+    .replace('<!--styles-->', () => `<style id="login-styles">${css}</style>`)
     // The first request after the page, and blocking: language, theme and the drawn form are
-    // settled before the first paint. The modules' template is above it, for it to read.
+    // settled before the first paint.
     .replace('<!--boot-->', () => `<script src="./${rel(bootFile)}"></script>`)
     .replace('<!--login-->', () => forms);
   writeFileSync(path.join(out, 'index.html'), html);
