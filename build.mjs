@@ -175,8 +175,8 @@ const stylesheets = {
  */
 const mqttShims = path.join(web, 'shims/mqtt');
 const MQTT_ENTRY = path.join(mqttShims, 'mqtt.esm.js');
-/** mqtt.js's transports that only work in Node, and the Node-only packages its browser path names. */
-const MQTT_NODE_ONLY = /^\.\/(tcp|tls|socks)$/;
+/** mqtt.js's transports that a page cannot use: Node's, and the WeChat and Alipay mini-program sockets. */
+const MQTT_NODE_ONLY = /^\.\/(tcp|tls|socks|wx|ali)$/;
 const mqttOptions = {
   absWorkingDir: root,
   entryPoints: [MQTT_ENTRY],

@@ -77,6 +77,16 @@ test('the test client connects with MQTT 5.0 over ws to the page host and port a
   assert.ok(requested.some((url) => /chunks\/mqtt\.esm-[\w-]+\.js$/.test(url)), 'mqtt.js came as its own chunk');
 });
 
+test('the mqtt.js chunk holds its WebSocket transport only, and no code built from strings or Worker', async () => {
+  const url = requested.find((u) => /chunks\/mqtt\.esm-[\w-]+\.js$/.test(u))!;
+  const code = (await request(sim.baseUrl, 'GET', new URL(url).pathname)).text;
+  assert.ok(code.includes('new WebSocket('), 'the browser WebSocket transport');
+  // mqtt.js's other transports in build/lib/connect/: the mini-program ones (wx.js, ali.js) open
+  // their sockets with connectSocket, tcp.js with net.createConnection, tls.js waits for secureConnect.
+  for (const other of ['connectSocket', 'createConnection', 'secureConnect']) assert.not.ok(code.includes(other), other);
+  for (const unsafe of ['eval(', 'new Function', 'new Worker', 'Blob(']) assert.not.ok(code.includes(unsafe), unsafe);
+});
+
 test('subscribe demo/#, publish in each encoding: both lists show every message decoded right', async () => {
   await w.page.fill(sel('ws-subscribeTopic'), 'demo/#');
   await w.page.selectOption(sel('ws-subscribeQos'), '1');
