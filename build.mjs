@@ -204,6 +204,8 @@ const mqttOptions = {
       const connectDir = /[\\/]node_modules[\\/]mqtt[\\/]build[\\/]lib[\\/]connect[\\/]/;
       build.onResolve({ filter: MQTT_NODE_ONLY }, (args) =>
         connectDir.test(args.importer) ? { path: path.join(mqttShims, 'empty.cjs') } : undefined);
+      // readable-stream's four classes, without its index (the file says why).
+      build.onResolve({ filter: /^readable-stream$/ }, () => ({ path: path.join(mqttShims, 'readable-stream.cjs') }));
       // shared.js reads mqtt.js's version from its package.json: give it the version, not the file.
       build.onResolve({ filter: /^\.\.\/\.\.\/package\.json$/ }, (args) =>
         /[\\/]node_modules[\\/]mqtt[\\/]build[\\/]lib[\\/]shared\.js$/.test(args.importer)

@@ -1,6 +1,10 @@
 // The stand-ins of web/shims/mqtt/ behave as the packages they replace, for what mqtt.js uses of
-// them: the LRU cache of outgoing topic aliases against the real lru-cache mqtt.js depends on.
+// them: the LRU cache of outgoing topic aliases against the real lru-cache mqtt.js depends on, and
+// readable-stream's classes, which must be the package's own and all that mqtt.js and bl take.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -38,6 +42,52 @@ test('the LRU stand-in answers get, size and keys() as lru-cache does, for any s
     }),
     { numRuns: 300 },
   );
+});
+
+const STREAM_CLASSES = ['Readable', 'Writable', 'Duplex', 'Transform'];
+
+test('the readable-stream stand-in hands out the package’s own Readable, Writable, Duplex and Transform', () => {
+  const real = createRequire(require.resolve('mqtt'))('readable-stream') as Record<string, unknown>;
+  const shim = require('../../web/shims/mqtt/readable-stream.cjs') as Record<string, unknown>;
+  assert.equal(Object.keys(shim).sort(), [...STREAM_CLASSES].sort());
+  for (const name of STREAM_CLASSES) assert.ok(typeof shim[name] === 'function' && shim[name] === real[name], name);
+});
+
+test('on its own, without readable-stream’s index loaded, the stand-in’s streams carry Uint8Array chunks as Buffers', () => {
+  // A process of its own: here the index is loaded already (the test above) and sets up what the stand-in must.
+  const script = `
+    const { Readable, Writable, Duplex, Transform } = require(${JSON.stringify(require.resolve('../../web/shims/mqtt/readable-stream.cjs'))});
+    const out = [];
+    const source = new Readable({ read() {} });
+    const upper = new Transform({ transform(chunk, _, done) { done(null, Buffer.from(chunk.toString().toUpperCase())); } });
+    const sink = new Writable({ write(chunk, _, done) { out.push([Buffer.isBuffer(chunk), chunk.toString()]); done(); } });
+    source.pipe(upper).pipe(sink);
+    source.push(new Uint8Array([104, 105]));
+    source.push(null);
+    sink.on('finish', () => {
+      const echo = new Duplex({ read() {}, write(chunk, _, done) { this.push(chunk); done(); } });
+      echo.on('data', (chunk) => { out.push([Buffer.isBuffer(chunk), chunk.toString()]); console.log(JSON.stringify(out)); });
+      echo.write(new Uint8Array([111, 107]));
+    });`;
+  const run = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 10_000 });
+  assert.is(run.stderr, '');
+  assert.equal(JSON.parse(run.stdout), [[true, 'HI'], [true, 'ok']]);
+});
+
+test('mqtt.js and bl take nothing else from readable-stream', () => {
+  const mqttLib = path.join(path.dirname(require.resolve('mqtt')), 'lib');
+  const sources = [
+    ...readdirSync(mqttLib, { recursive: true }).filter((f) => String(f).endsWith('.js')).map((f) => path.join(mqttLib, String(f))),
+    createRequire(require.resolve('mqtt-packet')).resolve('bl'),
+  ];
+  const used = new Set<string>();
+  for (const file of sources) {
+    const code = readFileSync(file, 'utf8');
+    if (!code.includes('readable-stream')) continue;
+    // mqtt.js's compiled imports (`readable_stream_1.Writable`) and bl's `require('readable-stream').Duplex`.
+    for (const m of code.matchAll(/readable_stream_1\.(\w+)|require\('readable-stream'\)\.(\w+)/g)) used.add(m[1] ?? m[2]);
+  }
+  assert.equal([...used].sort(), [...STREAM_CLASSES].sort());
 });
 
 test.run();
