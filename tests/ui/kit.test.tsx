@@ -64,6 +64,31 @@ test('a drawer closes on Escape and on its close button', async () => {
   assert.is(closed, 2);
 });
 
+test('a drawer takes the focus and hears Escape in the update that shows it, before any later frame', async () => {
+  reset();
+  function Opener() {
+    const [open, setOpen] = useState(false);
+    return (
+      <>
+        <button type="button" data-test="open" onClick={() => setOpen(true)}>Open</button>
+        {open && <Drawer title="Details" onClose={() => setOpen(false)} test="d"><input name="x" /></Drawer>}
+      </>
+    );
+  }
+  await mount(<Opener />);
+  const opener = byTest<HTMLButtonElement>('open')!;
+  opener.focus();
+  // Clicked outside act(): only what the click itself renders, as a key pressed at once meets it.
+  opener.click();
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+  assert.ok(byTest('d'), 'the drawer is shown');
+  assert.is(document.activeElement?.getAttribute('name'), 'x', 'focus moved into the drawer');
+  document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+  assert.is(byTest('d'), null, 'Escape closed it');
+  assert.is(document.activeElement, opener, 'the focus is back on the opener');
+});
+
 test('a text payload opens as plaintext and converts to JSON, hex and base64', async () => {
   reset();
   await mount(<PayloadView base64={b64('{"temp":21.5,"unit":"°C"}')} />);

@@ -4,7 +4,7 @@
  * it closes (Escape, the button, the backdrop, or the screen closing it after a save).
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { t } from '../lib/i18n.ts';
 import { Icon } from './Icon.tsx';
 
@@ -12,7 +12,9 @@ export function Drawer(props: { title: string; onClose: () => void; children: Co
   const panel = useRef<HTMLElement>(null);
   const onClose = useRef(props.onClose);
   onClose.current = props.onClose;
-  useEffect(() => {
+  // A layout effect: the focus moves and Escape is heard in the update that shows the panel. An
+  // effect runs after the next frame, and a key pressed before it went to the opener, or nowhere.
+  useLayoutEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     // The first field of the body, else the close button, so typing can start at once.
     const first = panel.current?.querySelector<HTMLElement>('.drawer-body :is(input, select, textarea)');
