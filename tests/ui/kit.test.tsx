@@ -219,5 +219,21 @@ test('the column chooser closes on a press outside it and on Escape, the focus b
   assert.is(document.activeElement, button);
 });
 
+test('a press outside right after the column chooser opened closes it, before any later frame', async () => {
+  reset();
+  function Host() {
+    const { chooser } = useColumns('kit-soon', [{ key: 'a', title: 'common.yes' }, { key: 'b', title: 'common.no', optional: true }]);
+    return <div><p data-test="outside">page</p>{chooser}</div>;
+  }
+  await mount(<Host />);
+  // Outside act(): only what the click itself renders, as a press that comes at once meets it.
+  byTest<HTMLButtonElement>('kit-soon-columns')!.click();
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+  assert.ok(byTest('column-b'), 'open');
+  byTest('outside')!.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+  assert.is(byTest('column-b'), null, 'the press closed it');
+});
+
 test.after(cleanup);
 test.run();

@@ -4,11 +4,15 @@
  * as the WAI-ARIA menu button pattern asks. Attach `container` and `onKeyDown` to the element
  * holding the trigger and the popover, and `trigger` to the button.
  */
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 
-/** While `active`, a pointer press anywhere outside `ref`'s element calls `onOutside`. */
+/**
+ * While `active`, a pointer press anywhere outside `ref`'s element calls `onOutside`. Listening
+ * from the update that makes it active (a layout effect): an effect would start after the next
+ * frame, and miss a press that comes sooner.
+ */
 export function usePressOutside(ref: RefObject<Element | null>, active: boolean, onOutside: () => void) {
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!active) return;
     const onPointer = (event: PointerEvent) => {
       if (!ref.current?.contains(event.target as Node)) onOutside();
