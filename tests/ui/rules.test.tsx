@@ -456,9 +456,11 @@ test('an action created in the drawer is posted, attached to the rule, and the r
   await type(byTest('rule-description'), 'kept');
   await click(byTest('rule-add-console'));
   await click(byTest('rule-add-action'));
-  await click(await waitFor(() => byTest('rule-action-create')));
-  await waitFor(() => byTest('type-http'));
+  // Clicked outside act(): the focus is on Back in the update that shows the step, before any later frame.
+  (await waitFor(() => byTest<HTMLButtonElement>('rule-action-create'))).click();
+  for (let i = 0; i < 20; i++) await Promise.resolve();
   assert.is(document.activeElement, byTest('rule-action-back'), 'the new step starts at its Back button');
+  await waitFor(() => byTest('type-http'));
   const types = [...document.querySelectorAll('[data-test=type-picker] [role=option]')].map((o) => o.getAttribute('data-test'));
   assert.equal(types.sort(), ['type-http', 'type-mqtt'], 'only the types /action_types lists');
   await click(byTest('type-http'));

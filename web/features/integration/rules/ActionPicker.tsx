@@ -4,7 +4,7 @@
  * shared action form, with a new connector in place when none fits. Only types the broker lists
  * in `GET /action_types` are offered; webhook actions belong to their webhook and are left out.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { t } from '../../../lib/i18n.ts';
 import { touch, useRemote, type Remote } from '../../../lib/resources.ts';
 import { loadSchema } from '../../../lib/schemas.ts';
@@ -74,10 +74,11 @@ function Types({ remote, onPick }: { remote: Remote<Outputs>; onPick: (type: str
 
 export function ActionPicker(props: { remote: Remote<Outputs>; attached: string[]; onAdd: (id: string) => void; onClose: () => void }) {
   const [step, setStep] = useState<Step>({ at: 'pick' });
-  // Each step starts at its first button (Back, or Create on the list), so the keyboard stays in the drawer.
+  // Each step starts at its first button (Back, or Create on the list), so the keyboard stays in the
+  // drawer; in the update that shows the step, so a key pressed at once meets it.
   const first = useRef<HTMLButtonElement>(null);
   const opened = useRef(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (opened.current) first.current?.focus();
     opened.current = true;
   }, [step]);
