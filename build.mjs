@@ -20,6 +20,9 @@ import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 const root = path.dirname(fileURLToPath(import.meta.url));
 const web = path.join(root, 'web');
 const out = path.join(root, 'dist');
+// Everything but index.html goes under static/: EMQX serves its dashboard folder's "/" and
+// "/static/[...]" and no other path (emqx_dashboard.erl static_dispatch, v5.5.1 and v5.8.9).
+const assets = path.join(out, 'static');
 const args = new Set(process.argv.slice(2));
 const watch = args.has('--watch');
 const cssPurge = !args.has('--no-css-purge');
@@ -271,7 +274,7 @@ const options = {
   splitting: true,
   format: 'esm',
   target: 'es2022',
-  outdir: out,
+  outdir: assets,
   entryNames: '[name]-[hash]',
   chunkNames: 'chunks/[name]-[hash]',
   assetNames: 'assets/[name]-[hash]',
@@ -319,8 +322,8 @@ const options = {
 async function writeHtml(metafile) {
   // The boot script and the login forms drawn into index.html (build/prerender.mjs); the boot
   // script's output joins the metafile, for the report.
-  for (const file of readdirSync(out)) if (/^boot-.*\.js$/.test(file)) rmSync(path.join(out, file));
-  const boot = await buildBoot({ root, out, minify: !watch });
+  for (const file of readdirSync(assets)) if (/^boot-.*\.js$/.test(file)) rmSync(path.join(assets, file));
+  const boot = await buildBoot({ root, out: assets, minify: !watch });
   Object.assign(metafile.outputs, boot.outputs);
   const bootFile = Object.keys(boot.outputs).find((file) => boot.outputs[file].entryPoint === 'web/boot.ts');
   const forms = await drawLoginForms({ root, options });
@@ -365,7 +368,7 @@ async function writeHtml(metafile) {
     .replace('<!--boot-->', () => `<script src="./${rel(bootFile)}"></script>`)
     .replace('<!--login-->', () => forms);
   writeFileSync(path.join(out, 'index.html'), html);
-  copyFileSync(path.join(web, 'favicon.svg'), path.join(out, 'favicon.svg'));
+  copyFileSync(path.join(web, 'favicon.svg'), path.join(assets, 'favicon.svg'));
 }
 
 const kb = (n) => (n / 1024).toFixed(1).padStart(7);

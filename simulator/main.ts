@@ -175,7 +175,8 @@ const USAGE = `Usage: node --import tsx/esm simulator/main.ts [flags]
                     state.json.reset-<time>) and start with an empty state
   --emqx-version V  the broker release to be: 5.5.1 or 5.8.9 (default 5.5.1)
   --edition E       ee (Enterprise) or ce (Community) (default ee)
-  --console-dir DIR the built console to serve at / (default: dist/ of this
+  --console-dir DIR the built console, served as EMQX serves its dashboard folder:
+                    index.html at / and static/ at /static/ (default: dist/ of this
                     repository)`;
 
 function fail(message: string): never {

@@ -88,13 +88,19 @@ function handleNotFound(request: FastifyRequest, reply: FastifyReply, methodsOf:
     reply.code(405).header('allow', allowed.join(', ')).send();
     return;
   }
-  // EMQX answers unknown paths by the Accept header: JSON body for API clients, plain text else.
+  // EMQX answers other paths by the Accept header (emqx_dashboard_not_found.erl, v5.5.1 and
+  // v5.8.9): JSON when it starts with application/json, text with text/plain, HTML otherwise or
+  // without one. API paths answer JSON here whatever the Accept header.
   const accept = String(request.headers.accept ?? '');
-  if (isApiPath(request.url) || accept.includes('json')) {
+  if (isApiPath(request.url) || accept.startsWith('application/json')) {
     reply.code(404).send({ code: 'NOT_FOUND', message: 'Request Path Not Found' });
     return;
   }
-  reply.code(404).type('text/plain; charset=utf-8').send('404 - NOT FOUND');
+  if (accept.startsWith('text/plain')) {
+    reply.code(404).type('text/plain; charset=utf-8').send('404 - NOT FOUND');
+    return;
+  }
+  reply.code(404).type('text/html; charset=utf-8').send('<html><head><title>404 - NOT FOUND</title></head><body><h1>404 - NOT FOUND</h1></body></html>');
 }
 
 /** Installs the error and not-found handlers on the root instance. */

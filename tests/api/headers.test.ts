@@ -1,7 +1,7 @@
 // Response headers and error bodies (security.md S14–S17, emqx-api-part1 §2.1): CSP and COOP on
 // HTML, nosniff and no-referrer everywhere, no-store JSON with a charset on the API, no CORS,
 // and generic 500 bodies.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -17,8 +17,14 @@ let token = '';
 
 test.before(async () => {
   staticDir = mkdtempSync(path.join(os.tmpdir(), 'sim-static-'));
+  // Laid out as the build writes dist/ and as EMQX's dashboard folder (www/) holds it.
   writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>console</title>');
-  writeFileSync(path.join(staticDir, 'main-AB12CD34.js'), 'console.log(1)');
+  mkdirSync(path.join(staticDir, 'static', 'chunks'), { recursive: true });
+  writeFileSync(path.join(staticDir, 'static', 'main-AB12CD34.js'), 'console.log(1)');
+  writeFileSync(path.join(staticDir, 'static', 'chunks', 'screens-EF56GH78.js'), 'console.log(2)');
+  writeFileSync(path.join(staticDir, 'static', 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  writeFileSync(path.join(staticDir, 'version'), 'v1');
+  writeFileSync(path.join(staticDir, 'main-AB12CD34.js'), 'console.log(0)');
   app = await buildTestApp({ staticDir });
   // Fault injection for S17: a handler that crashes with a path in its message.
   app.get('/api/v5/__crash', { config: { public: true } }, async () => {
@@ -46,7 +52,7 @@ function assertApiJson(headers: Record<string, unknown>, what: string) {
 }
 
 test('the console page gets the exact CSP, COOP, nosniff and no-referrer (S14, S15)', async () => {
-  for (const url of ['/', '/index.html']) {
+  for (const url of ['/']) {
     const res = await app.inject({ method: 'GET', url });
     assert.is(res.statusCode, 200, url);
     assert.match(String(res.headers['content-type']), /^text\/html/);
@@ -58,10 +64,28 @@ test('the console page gets the exact CSP, COOP, nosniff and no-referrer (S14, S
 });
 
 test('hashed assets may be cached for a long time', async () => {
-  const res = await app.inject({ method: 'GET', url: '/main-AB12CD34.js' });
-  assert.is(res.statusCode, 200);
-  assert.match(String(res.headers['cache-control']), 'max-age=31536000');
-  assertCommon(res.headers, 'asset');
+  for (const url of ['/static/main-AB12CD34.js', '/static/chunks/screens-EF56GH78.js']) {
+    const res = await app.inject({ method: 'GET', url });
+    assert.is(res.statusCode, 200, url);
+    assert.match(String(res.headers['cache-control']), 'max-age=31536000');
+    assertCommon(res.headers, url);
+  }
+  const icon = await app.inject({ method: 'GET', url: '/static/favicon.svg' });
+  assert.is(icon.statusCode, 200);
+  assert.is(icon.headers['cache-control'], 'no-cache');
+});
+
+// emqx_dashboard.erl static_dispatch (v5.5.1 and v5.8.9): "/" is www/index.html, "/static/[...]"
+// is www/static/, and "/editor.worker.js", "/json.worker.js" and "/version" are files of www/.
+// Every other path reaches emqx_dashboard_not_found: a 404, even for a file that is in www/.
+test('only what EMQX serves of its dashboard folder is served: /, /static/… and three named files', async () => {
+  const version = await app.inject({ method: 'GET', url: '/version' });
+  assert.is(version.statusCode, 200);
+  assert.is(version.body, 'v1');
+  for (const url of ['/index.html', '/main-AB12CD34.js', '/chunks/screens-EF56GH78.js', '/static/../index.html', '/editor.worker.js']) {
+    const res = await app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+    assert.is(res.statusCode, 404, url);
+  }
 });
 
 test('API answers 200, 400, 401, 404 and 500 all carry the API headers (S15)', async () => {
@@ -93,14 +117,24 @@ test('an unknown API path is 404 NOT_FOUND "Request Path Not Found"', async () =
   assert.equal(res.json(), { code: 'NOT_FOUND', message: 'Request Path Not Found' });
 });
 
-test('an unknown non-API path is JSON for JSON clients and plain text otherwise', async () => {
+// emqx_dashboard_not_found.erl (v5.5.1, v5.8.9): the Accept header's first type picks the body,
+// JSON for application/json, text for text/plain, and HTML for anything else or none.
+test('an unknown non-API path is JSON, text or HTML by the Accept header, HTML without one', async () => {
   const json = await app.inject({ method: 'GET', url: '/nothing.txt', headers: { accept: 'application/json' } });
   assert.is(json.statusCode, 404);
   assert.equal(json.json(), { code: 'NOT_FOUND', message: 'Request Path Not Found' });
-  const text = await app.inject({ method: 'GET', url: '/nothing.txt', headers: { accept: 'text/html' } });
+  const text = await app.inject({ method: 'GET', url: '/nothing.txt', headers: { accept: 'text/plain' } });
   assert.is(text.statusCode, 404);
+  assert.match(String(text.headers['content-type']), /^text\/plain/);
   assert.is(text.body, '404 - NOT FOUND');
   assertCommon(text.headers, 'text 404');
+  for (const accept of ['text/html,application/xhtml+xml,*/*;q=0.8', '*/*', undefined]) {
+    const html = await app.inject({ method: 'GET', url: '/nothing.txt', headers: accept ? { accept } : {} });
+    assert.is(html.statusCode, 404, accept);
+    assert.match(String(html.headers['content-type']), /^text\/html/, accept);
+    assert.is(html.body, '<html><head><title>404 - NOT FOUND</title></head><body><h1>404 - NOT FOUND</h1></body></html>', accept);
+    assertCommon(html.headers, `html 404 ${accept}`);
+  }
 });
 
 test('invalid JSON is 400 BAD_REQUEST "Invalid json message received"', async () => {

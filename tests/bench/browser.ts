@@ -114,19 +114,19 @@ async function freshPage(browser: Browser, throttled = false): Promise<{ page: P
 }
 
 /**
- * The floor: a copy of the built console beside `floor.html`, a bare page whose one tiny module
+ * The floor: a copy of the built console with `static/floor.html`, a bare page whose one tiny module
  * script draws a password input, so the simulator serves both the same way (`--console-dir`).
  */
 function floorSite(): { dir: string; remove: () => void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-floor-'));
   cpSync(path.join(REPO_ROOT, 'dist'), dir, { recursive: true });
-  writeFileSync(path.join(dir, 'floor.html'), `<!doctype html>
+  writeFileSync(path.join(dir, 'static', 'floor.html'), `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>floor</title></head>
 <body><div id="app"></div><script type="module" src="./floor.js"></script></body>
 </html>
 `);
-  writeFileSync(path.join(dir, 'floor.js'), `const input = document.createElement('input');
+  writeFileSync(path.join(dir, 'static', 'floor.js'), `const input = document.createElement('input');
 input.type = 'password';
 input.name = 'password';
 document.getElementById('app').append(input);
@@ -174,10 +174,10 @@ async function coldRows(browser: Browser, baseUrl: string, runs: number, throttl
   const floorPaint: number[] = [];
   const takeover: number[] = [];
   // One untimed round warms the browser process, not the cache (a new context each run).
-  await coldLoad(browser, `${baseUrl}/floor.html`, throttled, false);
+  await coldLoad(browser, `${baseUrl}/static/floor.html`, throttled, false);
   await coldLoad(browser, `${baseUrl}/`, throttled, true);
   for (let i = 0; i < runs; i++) {
-    const f = await coldLoad(browser, `${baseUrl}/floor.html`, throttled, false);
+    const f = await coldLoad(browser, `${baseUrl}/static/floor.html`, throttled, false);
     const l = await coldLoad(browser, `${baseUrl}/`, throttled, true);
     floor.push(f.shown);
     login.push(l.shown);

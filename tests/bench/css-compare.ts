@@ -45,7 +45,7 @@ function build(flags: string[]): string {
   const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
   const login = /<style id="login-styles">([\s\S]*?)<\/style>/.exec(html)?.[1];
   if (login === undefined) throw new Error('no login stylesheet in dist/index.html');
-  return [login, ...(html.match(SHEETS) ?? []).map((name) => readFileSync(path.join(dist, name), 'utf8'))].join('\n');
+  return [login, ...(html.match(SHEETS) ?? []).map((name) => readFileSync(path.join(dist, 'static', name), 'utf8'))].join('\n');
 }
 
 console.error('building one stylesheet without the purge …');

@@ -44,13 +44,20 @@ const loginLook = (page: Page) => page.evaluate(`(() => {
   });
 })()`) as Promise<string[]>;
 
+test('every file index.html names is under static/, which is all EMQX serves of its dashboard folder besides /', async () => {
+  const html = (await request(sim.baseUrl, 'GET', '/')).text;
+  const named = [...html.matchAll(/(?:href|src)="([^"#]+)"/g)].map((m) => m[1]);
+  assert.ok(named.length >= 7, named.join(' '));
+  assert.equal(named.filter((url) => !url.startsWith('./static/')), []);
+});
+
 test('the login page loads what index.html names and nothing of the shell', async () => {
   const html = (await request(sim.baseUrl, 'GET', '/')).text;
   const named = new Set([...html.matchAll(/<(?:link rel="modulepreload"|script type="module"|script) (?:href|src)="\.\/([^"]+)"/g)].map((m) => m[1].split('/').pop()!));
   assert.ok(/<style id="login-styles">[^<]*\.login-card/.test(html), 'the login page’s rules travel inside index.html');
   assert.not.match(html.replace(/<template[\s\S]*?<\/template>/, ''), /<link rel="stylesheet"/);
   const template = /<template id="shell-styles">(.*?)<\/template>/.exec(html)?.[1] ?? '';
-  assert.equal([...template.matchAll(/href="\.\/([^"]+)"/g)].map((m) => m[1].replace(/-[A-Z0-9]{8}\./, '-*.')), ['shell-*.css']);
+  assert.equal([...template.matchAll(/href="\.\/([^"]+)"/g)].map((m) => m[1].replace(/-[A-Z0-9]{8}\./, '-*.')), ['static/shell-*.css']);
   const w = await openPage(browser, { locale: 'en-US' });
   const requested: string[] = [];
   w.page.on('request', (r) => { if (/\.(js|css)$/.test(new URL(r.url()).pathname)) requested.push(file(r.url())); });
