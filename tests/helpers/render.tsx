@@ -92,6 +92,14 @@ export async function click(el: Element | null) {
   });
 }
 
+/**
+ * Lets what an event dispatched outside act() did render: the microtasks preact's updates run
+ * in, and no later frame or timer (where an effect, unlike a layout effect, runs).
+ */
+export async function microtasks() {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+}
+
 /** A key pressed on an element: keydown, bubbling (`init` adds modifiers); effects run. */
 export async function press(el: Element | null, key: string, init: KeyboardEventInit = {}) {
   if (!el) throw new Error('no element for the key');

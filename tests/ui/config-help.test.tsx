@@ -15,7 +15,7 @@ import { listenerPage, TYPES } from '../../web/features/system/config/listeners.
 import { basicConfigPages, limiterPage, logPage, monitoringPages, mqttPages } from '../../web/features/system/config/pages.ts';
 import { schemaDocument } from '../../simulator/schemas/index.ts';
 import { fakeApi, type Call } from '../helpers/fakeApi.ts';
-import { byTest, cleanup, click, mount, reset, submit, text, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, microtasks, mount, reset, submit, text, waitFor } from '../helpers/render.tsx';
 
 const hotconf = JSON.parse(schemaDocument('hotconf'));
 const pages: [string, ConfigPageDecl][] = [
@@ -179,7 +179,7 @@ test('after a reset the field shows the default in the same update that takes th
   assert.is(field('max_packet_size')!.value, '4');
   // Clicked outside act(): only what the click itself renders, before any later frame or timer.
   button.click();
-  for (let i = 0; i < 20; i++) await Promise.resolve();
+  await microtasks();
   assert.not.ok(byTest('reset-max_packet_size'), 'the button is gone');
   assert.is(field('max_packet_size')!.value, '1', 'the field shows the default with it');
 });

@@ -11,7 +11,7 @@ import { StatusTag } from '../../web/ui/StatusTag.tsx';
 import { Descriptions } from '../../web/ui/Descriptions.tsx';
 import { FilterBar } from '../../web/ui/FilterBar.tsx';
 import { useColumns } from '../../web/ui/ColumnChooser.tsx';
-import { byTest, cleanup, click, mount, pointerDown, press, reset, submit, text, type, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, microtasks, mount, pointerDown, press, reset, submit, text, type, waitFor } from '../helpers/render.tsx';
 
 const b64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
 
@@ -80,11 +80,11 @@ test('a drawer takes the focus and hears Escape in the update that shows it, bef
   opener.focus();
   // Clicked outside act(): only what the click itself renders, as a key pressed at once meets it.
   opener.click();
-  for (let i = 0; i < 20; i++) await Promise.resolve();
+  await microtasks();
   assert.ok(byTest('d'), 'the drawer is shown');
   assert.is(document.activeElement?.getAttribute('name'), 'x', 'focus moved into the drawer');
   document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
-  for (let i = 0; i < 20; i++) await Promise.resolve();
+  await microtasks();
   assert.is(byTest('d'), null, 'Escape closed it');
   assert.is(document.activeElement, opener, 'the focus is back on the opener');
 });
@@ -228,10 +228,10 @@ test('a press outside right after the column chooser opened closes it, before an
   await mount(<Host />);
   // Outside act(): only what the click itself renders, as a press that comes at once meets it.
   byTest<HTMLButtonElement>('kit-soon-columns')!.click();
-  for (let i = 0; i < 20; i++) await Promise.resolve();
+  await microtasks();
   assert.ok(byTest('column-b'), 'open');
   byTest('outside')!.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }));
-  for (let i = 0; i < 20; i++) await Promise.resolve();
+  await microtasks();
   assert.is(byTest('column-b'), null, 'the press closed it');
 });
 

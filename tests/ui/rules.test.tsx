@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { setLocale } from '../../web/lib/i18n.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
-import { byTest, cleanup, click, mount, press, reset, route, signedInAt, submit, text, type, waitFor } from '../helpers/render.tsx';
+import { byTest, cleanup, click, microtasks, mount, press, reset, route, signedInAt, submit, text, type, waitFor } from '../helpers/render.tsx';
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
 const rule = (id: string, over: Record<string, unknown> = {}) => ({
@@ -458,7 +458,7 @@ test('an action created in the drawer is posted, attached to the rule, and the r
   await click(byTest('rule-add-action'));
   // Clicked outside act(): the focus is on Back in the update that shows the step, before any later frame.
   (await waitFor(() => byTest<HTMLButtonElement>('rule-action-create'))).click();
-  for (let i = 0; i < 20; i++) await Promise.resolve();
+  await microtasks();
   assert.is(document.activeElement, byTest('rule-action-back'), 'the new step starts at its Back button');
   await waitFor(() => byTest('type-http'));
   const types = [...document.querySelectorAll('[data-test=type-picker] [role=option]')].map((o) => o.getAttribute('data-test'));
