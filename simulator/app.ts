@@ -57,8 +57,8 @@ import topics from './routes/topics.ts';
 import trace from './routes/trace.ts';
 import users from './routes/users.ts';
 import { Store } from './store/index.ts';
-import type { LicenseOptions } from './store/license.ts';
-import type { LockoutOptions, RateLimitOptions } from './store/login-guard.ts';
+import type { LicenseOptions } from './store/dashboard/license.ts';
+import type { LockoutOptions, RateLimitOptions } from './store/dashboard/login-guard.ts';
 import { parseProfile, type Edition, type EmqxVersion } from './store/profile.ts';
 
 export interface SimOptions {

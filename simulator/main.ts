@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 import { buildApp, type SimOptions } from './app.ts';
 import { createMqttWebSocket } from './broker/websocket.ts';
-import { listenerOfSocket, tagSocket, type ListenerHost } from './store/listeners.ts';
+import { listenerOfSocket, tagSocket, type ListenerHost } from './store/config/listeners.ts';
 import { EDITIONS, VERSIONS, type Edition, type EmqxVersion } from './store/profile.ts';
 
 export interface StartFlags {

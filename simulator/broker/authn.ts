@@ -6,10 +6,10 @@
 import type { Socket } from 'node:net';
 import type { Aedes, AuthenticateError, Client } from 'aedes';
 import type { Store } from '../store/index.ts';
-import type { AuthnConfig } from '../store/authn.ts';
-import { callHttp } from '../store/auth-http.ts';
-import { checkJwt } from '../store/jwt.ts';
-import { plainAddress } from '../store/mqtt.ts';
+import type { AuthnConfig } from '../store/access/authn.ts';
+import { callHttp } from '../store/access/auth-http.ts';
+import { checkJwt } from '../store/access/jwt.ts';
+import { plainAddress } from '../store/messaging/mqtt.ts';
 
 export interface ClientAuth {
   superuser: boolean;

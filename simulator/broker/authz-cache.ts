@@ -8,8 +8,8 @@
 // connection.
 import type { Aedes, Client, Subscription } from 'aedes';
 import type { Store } from '../store/index.ts';
-import { topicMatches } from '../store/topic.ts';
-import type { AuthzSettings } from '../store/authz.ts';
+import { topicMatches } from '../lib/topic.ts';
+import type { AuthzSettings } from '../store/access/authz.ts';
 import { decidePublish, droppedPackets, NotAuthorized } from './authz.ts';
 import { aedesVerdict, brokerHooks, type Verdict } from './hooks.ts';
 import { RC_NOT_AUTHORIZED } from './reason-codes.ts';

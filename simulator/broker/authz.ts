@@ -4,9 +4,9 @@
 // deciding → the `no_match` setting. Each source counts its decisions. The cache and the deny
 // action (drop or disconnect) live in authz-cache.ts, which asks these decisions on a miss.
 import type { Aedes, Client, PublishPacket } from 'aedes';
-import type { AuthzRequest, MatchContext } from '../store/acl-file.ts';
-import { matchRules, normalizeRule, type Rule } from '../store/authz.ts';
-import { callHttp } from '../store/auth-http.ts';
+import type { AuthzRequest, MatchContext } from '../store/access/acl-file.ts';
+import { matchRules, normalizeRule, type Rule } from '../store/access/authz.ts';
+import { callHttp } from '../store/access/auth-http.ts';
 import type { Store } from '../store/index.ts';
 import { clientAuth, peerhost } from './authn.ts';
 import { connectInfo } from './connect.ts';

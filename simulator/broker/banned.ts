@@ -2,7 +2,7 @@
 // banned gets CONNACK 5 (not authorized) before any authenticator is asked, and a new ban kicks
 // the matching clients that are connected now.
 import type { Aedes } from 'aedes';
-import type { BanRecord } from '../store/banned.ts';
+import type { BanRecord } from '../store/access/banned.ts';
 import type { Store } from '../store/index.ts';
 import type { Bridge } from './bridge.ts';
 import { peerhost, refuse, undoAnonymous } from './authn.ts';

@@ -5,8 +5,8 @@
 import type { Aedes, Client, Subscription } from 'aedes';
 import { apiError } from '../plugins/errors.ts';
 import type { Store } from '../store/index.ts';
-import { messageId, type Session } from '../store/mqtt.ts';
-import { parseShare, topicFilterProblem } from '../store/topic.ts';
+import { messageId, type Session } from '../store/messaging/mqtt.ts';
+import { parseShare, topicFilterProblem } from '../lib/topic.ts';
 import { authzCacheOf, clearAuthzCache, type AuthzCacheEntry } from './authz-cache.ts';
 import { kickClient } from './session-queue.ts';
 import { apiMade, publishedBy } from './sessions.ts';

@@ -4,7 +4,7 @@
 // 3 and 4 with CONNACK 1.
 import type { Aedes, AuthenticateError, Client, ConnectPacket } from 'aedes';
 import type { Store } from '../store/index.ts';
-import type { ConnectInfo } from '../store/mqtt.ts';
+import type { ConnectInfo } from '../store/messaging/mqtt.ts';
 
 interface PendingConnect extends ConnectInfo {
   emptyId: boolean;

@@ -6,7 +6,7 @@
 // its clock sees the message go out without waiting for the delay.
 import type { Aedes, Client, PublishPacket } from 'aedes';
 import type { Store } from '../store/index.ts';
-import { parseDelayedTopic, type DelayedMessage } from '../store/delayed.ts';
+import { parseDelayedTopic, type DelayedMessage } from '../store/messaging/delayed.ts';
 import { connectInfo } from './connect.ts';
 import { brokerHooks } from './hooks.ts';
 import { countReceived } from './metrics.ts';

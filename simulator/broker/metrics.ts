@@ -3,9 +3,9 @@
 // for the connection (the client object's recv_*/send_* fields). Each tap is a table lookup or
 // an increment, because these run for every packet.
 import type { Aedes, Client, PublishPacket } from 'aedes';
-import { zeroCounters, type ClientCounters } from '../store/client-record.ts';
+import { zeroCounters, type ClientCounters } from '../store/messaging/client-record.ts';
 import type { Store } from '../store/index.ts';
-import type { MetricKey, Metrics } from '../store/metrics.ts';
+import type { MetricKey, Metrics } from '../store/cluster/metrics.ts';
 import { brokerHooks } from './hooks.ts';
 
 // Received packet type → counters. The broker's answer is counted with the request when MQTT

@@ -10,10 +10,11 @@ import { isUtf8 } from 'node:buffer';
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import type { Aedes, AuthenticateError, Client, PublishPacket, Subscription } from 'aedes';
-import { parseBytesize, parseDuration, structDefaults } from '../store/config-roots.ts';
+import { parseBytesize, parseDuration } from '../lib/units.ts';
+import { structDefaults } from '../store/config/config-roots.ts';
 import type { Store } from '../store/index.ts';
-import { listenerOfSocket } from '../store/listeners.ts';
-import { isSharedFilter, parseShare, startsWithWildcard, topicFilterError, topicNameError } from '../store/topic.ts';
+import { listenerOfSocket } from '../store/config/listeners.ts';
+import { isSharedFilter, parseShare, startsWithWildcard, topicFilterError, topicNameError } from '../lib/topic.ts';
 import { brokerHooks, type ParsedPacket } from './hooks.ts';
 import {
   RC_PACKET_TOO_LARGE, RC_PROTOCOL_ERROR, RC_QOS_NOT_SUPPORTED, RC_QUOTA_EXCEEDED, RC_RETAIN_NOT_SUPPORTED, RC_TOPIC_FILTER_INVALID, RC_TOPIC_NAME_INVALID,

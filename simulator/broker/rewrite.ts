@@ -5,8 +5,8 @@
 // those without running the hooks), and neither are Aedes' own `$SYS/` messages.
 import type { Aedes, Client, Subscription } from 'aedes';
 import type { Store } from '../store/index.ts';
-import type { RewriteBinds } from '../store/rewrite.ts';
-import { parseShare } from '../store/topic.ts';
+import type { RewriteBinds } from '../store/messaging/rewrite.ts';
+import { parseShare } from '../lib/topic.ts';
 import { connectInfo } from './connect.ts';
 import { brokerHooks } from './hooks.ts';
 import { publishedBy } from './sessions.ts';

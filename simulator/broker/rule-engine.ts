@@ -1,7 +1,7 @@
 // The rule engine tap: every real message and client event becomes the columns of its rule event
 // (emqx_rule_events) and is evaluated by the enabled rules whose FROM covers it; the outputs that
 // act here are `console` (simulator log + matching log traces) and `republish` (through the
-// broker, templates rendered) and `<type>:<name>` actions (store/actions.ts: a real HTTP request,
+// broker, templates rendered) and `<type>:<name>` actions (store/integration/actions.ts: a real HTTP request,
 // a publish on a remote MQTT broker; unknown or stopped ones count as out of service). Messages of
 // MQTT sources come back in as `$bridges/mqtt:<name>`. Every hook starts with one check, so no
 // rules cost nothing.
@@ -11,10 +11,10 @@ import type { Aedes, Client, PublishPacket } from 'aedes';
 import { renderValue, render } from '../rules/template.ts';
 import { isObj, type Obj } from '../rules/values.ts';
 import type { Store } from '../store/index.ts';
-import { messageId, plainAddress } from '../store/mqtt.ts';
-import type { RepublishArgs, RuleAction, RuleRecord } from '../store/rules.ts';
-import { rfc3339 } from '../store/time.ts';
-import { topicMatches, topicNameProblem } from '../store/topic.ts';
+import { messageId, plainAddress } from '../store/messaging/mqtt.ts';
+import type { RepublishArgs, RuleAction, RuleRecord } from '../store/integration/rules.ts';
+import { rfc3339 } from '../lib/time.ts';
+import { topicMatches, topicNameProblem } from '../lib/topic.ts';
 import { connectInfo } from './connect.ts';
 import { brokerHooks } from './hooks.ts';
 import { deliveringQos } from './metrics.ts';

@@ -17,11 +17,11 @@ import { pathToFileURL } from 'node:url';
 import type { Aedes, Client } from 'aedes';
 import type {
   ClientCounterKey, SessionMessageInfo, SessionMessagesPage, SessionQueueStats, SessionQueueView,
-} from '../store/client-record.ts';
+} from '../store/messaging/client-record.ts';
 import type { Store } from '../store/index.ts';
-import type { MetricKey, Metrics } from '../store/metrics.ts';
-import { parseDuration } from '../store/config-roots.ts';
-import { parseShare, topicMatches } from '../store/topic.ts';
+import type { MetricKey, Metrics } from '../store/cluster/metrics.ts';
+import { parseDuration } from '../lib/units.ts';
+import { parseShare, topicMatches } from '../lib/topic.ts';
 import { brokerHooks } from './hooks.ts';
 import { setDeliveringQos } from './metrics.ts';
 import { mqttZone } from './mqtt-limits.ts';

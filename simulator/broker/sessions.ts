@@ -3,9 +3,9 @@
 // makes on a client's behalf are marked by the bridge, so they are not counted as packets.
 import type { Socket } from 'node:net';
 import type { Aedes, Client } from 'aedes';
-import { zeroCounters } from '../store/client-record.ts';
+import { zeroCounters } from '../store/messaging/client-record.ts';
 import type { Store } from '../store/index.ts';
-import { plainAddress } from '../store/mqtt.ts';
+import { plainAddress } from '../store/messaging/mqtt.ts';
 import { connectInfo } from './connect.ts';
 import { brokerHooks } from './hooks.ts';
 import { countersOf } from './metrics.ts';

@@ -8,7 +8,7 @@
 // disconnected channel process lives on and queues it); the resumed connection takes its place.
 import type { Aedes, Client, Subscription } from 'aedes';
 import type { Store } from '../store/index.ts';
-import { parseShare, topicFilterProblem } from '../store/topic.ts';
+import { parseShare, topicFilterProblem } from '../lib/topic.ts';
 import { connectInfo } from './connect.ts';
 import { brokerHooks, type ForwardPacket } from './hooks.ts';
 import { mqttZone } from './mqtt-limits.ts';

@@ -3,7 +3,7 @@
 // sys_msg_interval, and client connected/disconnected (subscribed/unsubscribed) event messages
 // when sys_event_messages enables them. Timers follow PUT /configs/sys_topics and stop on close.
 import type { Aedes, Client, Subscription } from 'aedes';
-import { parseDuration } from '../store/config-roots.ts';
+import { parseDuration } from '../lib/units.ts';
 import type { Store } from '../store/index.ts';
 import { connectInfo } from './connect.ts';
 

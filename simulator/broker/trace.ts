@@ -6,10 +6,10 @@
 import type { Socket } from 'node:net';
 import type { Aedes, Client } from 'aedes';
 import type { Store } from '../store/index.ts';
-import { plainAddress } from '../store/mqtt.ts';
-import { rfc3339 } from '../store/time.ts';
-import { topicMatches } from '../store/topic.ts';
-import type { PayloadEncode, TraceRecord } from '../store/trace.ts';
+import { plainAddress } from '../store/messaging/mqtt.ts';
+import { rfc3339 } from '../lib/time.ts';
+import { topicMatches } from '../lib/topic.ts';
+import type { PayloadEncode, TraceRecord } from '../store/messaging/trace.ts';
 import { brokerHooks } from './hooks.ts';
 import { deliveringQos } from './metrics.ts';
 

@@ -3,7 +3,7 @@
 // each received message to the rule engine as the columns of `$bridges/mqtt:<name>`.
 import { randomBytes } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
-import { topicMatches } from '../store/topic.ts';
+import { topicMatches } from '../lib/topic.ts';
 import type { Obj } from '../rules/values.ts';
 import { durationMs } from './http.ts';
 import { hostPort, type ConnectorRuntime, type Health } from './probe.ts';

@@ -1,6 +1,6 @@
 // The runtime of a connector type the simulator does not speak (databases, Kafka, cloud
 // services …): its status is a real TCP reachability probe of every server its config names.
-import { probe, type ProbeResult } from '../store/auth-common.ts';
+import { probe, type ProbeResult } from '../store/access/auth-common.ts';
 
 export type ConnectorStatus = 'connected' | 'connecting' | 'disconnected';
 

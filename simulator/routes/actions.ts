@@ -4,8 +4,8 @@
 // enable, `start`, metrics and their reset, the dry-run probe, the summary and the type lists.
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import type { Channels } from '../store/actions.ts';
-import type { Json } from '../store/connectors.ts';
+import type { Channels } from '../store/integration/actions.ts';
+import type { Json } from '../store/integration/connectors.ts';
 
 const id = { type: 'string', minLength: 1, maxLength: 1024 } as const;
 const idParams = { type: 'object', required: ['id'], properties: { id } } as const;

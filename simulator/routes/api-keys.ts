@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
 import type { ApiKeyRole } from '../store/state.ts';
-import { parseEpochSecond } from '../store/time.ts';
+import { parseEpochSecond } from '../lib/time.ts';
 
 interface KeyBody {
   name?: string;

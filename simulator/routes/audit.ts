@@ -3,7 +3,7 @@
 // and without encapsulation, so its hooks see the requests of every route module after it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import { redactBody, redactHeaders, type AuditFilters } from '../store/audit.ts';
+import { redactBody, redactHeaders, type AuditFilters } from '../store/dashboard/audit.ts';
 import { pageQueryProperties } from '../store/pagination.ts';
 
 const API_PREFIX = '/api/v5';

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
 import { uploadPlugin, uploadedFile } from '../plugins/upload.ts';
-import { parseUserFile } from '../store/authn.ts';
+import { parseUserFile } from '../store/access/authn.ts';
 import { pageQueryProperties } from '../store/pagination.ts';
 
 type Json = Record<string, any>;

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
 import { clearAllAuthzCaches } from '../broker/authz-cache.ts';
-import { SOURCE_TYPES } from '../store/authz.ts';
+import { SOURCE_TYPES } from '../store/access/authz.ts';
 import { pageQueryProperties } from '../store/pagination.ts';
 
 type Json = Record<string, any>;

@@ -1,6 +1,6 @@
 // EMQX module emqx_auto_subscribe_api: GET and PUT /mqtt/auto_subscribe (the whole topic list, §17).
 import type { FastifyInstance } from 'fastify';
-import type { AutoSubscribeTopic } from '../store/auto-subscribe.ts';
+import type { AutoSubscribeTopic } from '../store/messaging/auto-subscribe.ts';
 
 const topic = {
   type: 'object',

@@ -5,11 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import type { SubscribeRequest } from '../broker/bridge.ts';
 import { subscribeProblem } from '../broker/bridge.ts';
 import { apiError } from '../plugins/errors.ts';
-import { CLIENT_FIELDS } from '../store/client-record.ts';
-import type { ClientFilters } from '../store/clients.ts';
-import { parseBytesize } from '../store/config-roots.ts';
+import { CLIENT_FIELDS } from '../store/messaging/client-record.ts';
+import type { ClientFilters } from '../store/messaging/clients.ts';
+import { parseBytesize } from '../lib/units.ts';
 import { pageQueryProperties, type PageQuery } from '../store/pagination.ts';
-import { parseEpochMillisecond } from '../store/time.ts';
+import { parseEpochMillisecond } from '../lib/time.ts';
 
 const text = { type: 'string', maxLength: 65535 } as const;
 const repeatable = { type: 'array', items: text, maxItems: 1000 } as const;

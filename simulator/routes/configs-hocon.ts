@@ -6,12 +6,12 @@
 // written through the per-root code paths, so their effects (log level, $SYS intervals) happen.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import { CONFIG_ROOTS, ConfigError, ConfigRoots, deepMerge, obfuscate, restoreSecrets, validateStruct, type ConfigRoot } from '../store/config-roots.ts';
+import { CONFIG_ROOTS, ConfigError, ConfigRoots, deepMerge, obfuscate, restoreSecrets, validateStruct, type ConfigRoot } from '../store/config/config-roots.ts';
 import type { StoreContext } from '../store/context.ts';
-import { HoconError, parseHocon, writeHocon } from '../store/hocon.ts';
+import { HoconError, parseHocon, writeHocon } from '../lib/hocon.ts';
 import type { PersistedState } from '../store/state.ts';
 import type { Store } from '../store/index.ts';
-import { Zone, type ZoneConfig } from '../store/zone.ts';
+import { Zone, type ZoneConfig } from '../store/config/zone.ts';
 
 type Obj = Record<string, unknown>;
 

@@ -5,9 +5,9 @@
 // invite / force-leave. The log root sets the level of what the simulator logs.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import { ConfigError, obfuscate, type ConfigRoot } from '../store/config-roots.ts';
-import { METRIC_KEYS, STATS_NAMES, type Stats } from '../store/metrics.ts';
-import { rfc3339 } from '../store/time.ts';
+import { ConfigError, obfuscate, type ConfigRoot } from '../store/config/config-roots.ts';
+import { METRIC_KEYS, STATS_NAMES, type Stats } from '../store/cluster/metrics.ts';
+import { rfc3339 } from '../lib/time.ts';
 
 type Obj = Record<string, unknown>;
 

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { probeMqtt } from '../connectors/mqtt.ts';
 import { probeConfig } from '../connectors/probe.ts';
 import { apiError } from '../plugins/errors.ts';
-import { CATALOGUE_CONNECTORS, typeFields, type Json } from '../store/connectors.ts';
+import { CATALOGUE_CONNECTORS, typeFields, type Json } from '../store/integration/connectors.ts';
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 1024 } } } as const;
 const enableParams = {

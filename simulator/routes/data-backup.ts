@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
 import { uploadPlugin, uploadedFile } from '../plugins/upload.ts';
-import { SELF_NODE } from '../store/cluster.ts';
+import { SELF_NODE } from '../store/cluster/cluster.ts';
 import { paginate, pageQueryProperties, type PageQuery } from '../store/pagination.ts';
 
 interface FileParams {

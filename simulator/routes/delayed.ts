@@ -2,9 +2,9 @@
 // /mqtt/delayed/messages/{node}/{msgid} and /mqtt/delayed/messages/{topic} (§16).
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import { MAX_SHOWN_PAYLOAD, view, type DelayedConfig, type DelayedMessage } from '../store/delayed.ts';
+import { MAX_SHOWN_PAYLOAD, view, type DelayedConfig, type DelayedMessage } from '../store/messaging/delayed.ts';
 import { pageQueryProperties, type PageQuery } from '../store/pagination.ts';
-import { topicNameProblem } from '../store/topic.ts';
+import { topicNameProblem } from '../lib/topic.ts';
 
 const config = {
   type: 'object',

@@ -1,7 +1,7 @@
 // EMQX module emqx_ft_api (Enterprise): GET and PUT /file_transfer, the file lists.
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import { FileTransfer } from '../store/file-transfer.ts';
+import { FileTransfer } from '../store/config/file-transfer.ts';
 import { pageQueryProperties } from '../store/pagination.ts';
 
 const duration = { anyOf: [{ type: 'string', maxLength: 64 }, { type: 'integer', minimum: 0 }] } as const;

@@ -3,8 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
 import { uploadPlugin, uploadedFile } from '../plugins/upload.ts';
-import { parseUserFile } from '../store/authn.ts';
-import { GATEWAY_NAMES } from '../store/gateways.ts';
+import { parseUserFile } from '../store/access/authn.ts';
+import { GATEWAY_NAMES } from '../store/config/gateways.ts';
 import { pageQueryProperties, type PageQuery } from '../store/pagination.ts';
 
 type Conf = Record<string, any>;

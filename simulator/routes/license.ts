@@ -1,7 +1,7 @@
 // EMQX module emqx_license_http_api: GET and POST /license, GET and PUT /license/setting.
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import type { LicenseSetting } from '../store/license.ts';
+import type { LicenseSetting } from '../store/dashboard/license.ts';
 
 const percent = { type: 'string', maxLength: 16 } as const;
 const settingBody = {

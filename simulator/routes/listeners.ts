@@ -2,8 +2,8 @@
 // update (merge), delete, and start/stop/restart, acting on real sockets through the store.
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import { ConfigError } from '../store/config-roots.ts';
-import { LISTENER_TYPES, type ListenerType } from '../store/listeners.ts';
+import { ConfigError } from '../store/config/config-roots.ts';
+import { LISTENER_TYPES, type ListenerType } from '../store/config/listeners.ts';
 
 const ID = '^(tcp|ssl|ws|wss|quic):[A-Za-z0-9_-]+$';
 const params = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 256 } } };

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PublishRequest } from '../broker/bridge.ts';
 import { maxTopicLevels, topicLevels } from '../broker/mqtt-limits.ts';
-import { MAX_TOPIC_BYTES, topicNameError } from '../store/topic.ts';
+import { MAX_TOPIC_BYTES, topicNameError } from '../lib/topic.ts';
 
 interface PublishBody {
   topic: string;

@@ -1,10 +1,10 @@
 // EMQX module emqx_retainer_api: /mqtt/retainer/messages (envelope C) and /mqtt/retainer/message/{topic}.
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import type { RetainedMessage } from '../store/mqtt.ts';
+import type { RetainedMessage } from '../store/messaging/mqtt.ts';
 import { paginateRows, pageQueryProperties, type PageQuery } from '../store/pagination.ts';
-import { rfc3339 } from '../store/time.ts';
-import { topicFilterProblem, topicMatches, topicNameProblem } from '../store/topic.ts';
+import { rfc3339 } from '../lib/time.ts';
+import { topicFilterProblem, topicMatches, topicNameProblem } from '../lib/topic.ts';
 
 // Payloads above 1 MB are left out of GET /mqtt/retainer/message/{topic} (§11).
 const MAX_SHOWN_PAYLOAD = 1024 * 1024;

@@ -1,6 +1,6 @@
 // EMQX module emqx_rewrite_api: GET and PUT /mqtt/topic_rewrite (the whole rule list, §17).
 import type { FastifyInstance } from 'fastify';
-import type { RewriteRule } from '../store/rewrite.ts';
+import type { RewriteRule } from '../store/messaging/rewrite.ts';
 
 const rule = {
   type: 'object',

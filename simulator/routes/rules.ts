@@ -5,8 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
 import { ruleEvents } from '../rules/events.ts';
 import { pageQueryProperties, paginateRows, type PageQuery } from '../store/pagination.ts';
-import type { RuleBody, RuleEngineSettings, RuleRecord } from '../store/rules.ts';
-import { topicMatches } from '../store/topic.ts';
+import type { RuleBody, RuleEngineSettings, RuleRecord } from '../store/integration/rules.ts';
+import { topicMatches } from '../lib/topic.ts';
 
 const republishArgs = {
   type: 'object',

@@ -2,7 +2,7 @@
 // schemas compiled on create/update (400 with the compiler's reason), 201 on create, deletion
 // refused while a rule's SQL still calls the schema, and the Confluent registries by name.
 import type { FastifyInstance } from 'fastify';
-import { SCHEMA_TYPES, type ExternalRegistry, type SchemaType } from '../store/schema-registry.ts';
+import { SCHEMA_TYPES, type ExternalRegistry, type SchemaType } from '../store/integration/schema-registry.ts';
 
 const schemaProperties = {
   type: { type: 'string', enum: SCHEMA_TYPES },

@@ -2,7 +2,7 @@
 // ignored) and /slow_subscriptions/settings, emqx-api-part1 §13.
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import { DEFAULT_SLOW_SUBS, durationMs, type SlowSubsSettings } from '../store/slow-subs.ts';
+import { DEFAULT_SLOW_SUBS, durationMs, type SlowSubsSettings } from '../store/messaging/slow-subs.ts';
 
 const duration = { anyOf: [{ type: 'string', maxLength: 64 }, { type: 'integer', minimum: 0 }] } as const;
 const settingsProperties = {

@@ -1,7 +1,7 @@
 // EMQX module emqx_dashboard_sso_api (Enterprise): /sso, /sso/running, /sso/{backend}, /sso/login/{backend}.
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import { notFound, Sso, SSO_BACKENDS, type SsoBackend } from '../store/sso.ts';
+import { notFound, Sso, SSO_BACKENDS, type SsoBackend } from '../store/dashboard/sso.ts';
 
 type Obj = Record<string, unknown>;
 

@@ -1,9 +1,9 @@
 // EMQX module emqx_mgmt_api_subscriptions: GET /subscriptions, every subscription of the cluster (envelope A).
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import type { SubscriptionFilters } from '../store/clients.ts';
+import type { SubscriptionFilters } from '../store/messaging/clients.ts';
 import { pageQueryProperties, type PageQuery } from '../store/pagination.ts';
-import { parseShare, topicFilterProblem } from '../store/topic.ts';
+import { parseShare, topicFilterProblem } from '../lib/topic.ts';
 
 const querystring = {
   type: 'object',

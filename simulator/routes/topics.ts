@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
 import { paginateRows, pageQueryProperties, type PageQuery } from '../store/pagination.ts';
-import { routeTopic, topicFilterProblem } from '../store/topic.ts';
+import { routeTopic, topicFilterProblem } from '../lib/topic.ts';
 
 const querystring = {
   type: 'object',

@@ -2,8 +2,8 @@
 // /log (envelope G) and /download (a zip named by content-disposition), emqx-api-part1 §18.
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import { parseEpochSecond } from '../store/time.ts';
-import { TRACE_NAME, type PayloadEncode, type TraceType } from '../store/trace.ts';
+import { parseEpochSecond } from '../lib/time.ts';
+import { TRACE_NAME, type PayloadEncode, type TraceType } from '../store/messaging/trace.ts';
 
 interface TraceBody {
   name: string;

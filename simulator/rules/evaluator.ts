@@ -2,7 +2,7 @@
 // does: SELECT fields first (aliases become visible to later fields and to WHERE), then WHERE on
 // columns plus selection; FOREACH selects a collection, filters each item with INCASE and shapes
 // it with DO. Returns the outputs, or null when the statement does not match.
-import { topicMatches } from '../store/topic.ts';
+import { topicMatches } from '../lib/topic.ts';
 import { callFn, FUNCTIONS, type FnContext } from './functions/index.ts';
 import { SqlSyntaxError } from './lexer.ts';
 import { parseSql, pathOf, type Expr, type Field, type Statement } from './parser.ts';

@@ -1,21 +1,21 @@
 // The shape of the persisted configuration state (what survives a restart) and its empty value.
 // Live state (connections, counters, tokens) is deliberately not here: it is not persisted.
-import type { ChannelRecord } from './actions.ts';
-import type { AuthnConfig, AuthnUser } from './authn.ts';
-import type { ConnectorRecord } from './connectors.ts';
-import type { AuthzState, BuiltInRules } from './authz.ts';
-import type { AutoSubscribeTopic } from './auto-subscribe.ts';
-import type { BanRecord } from './banned.ts';
-import type { DelayedConfig } from './delayed.ts';
-import type { ExhookServerConfig } from './exhook.ts';
-import type { GatewayConfig } from './gateways.ts';
-import type { PluginRecord } from './plugins.ts';
-import type { RewriteRule } from './rewrite.ts';
-import type { RuleEngineSettings, RuleRecord } from './rules.ts';
-import type { ExternalRegistry, SchemaRecord } from './schema-registry.ts';
-import type { SlowSubsSettings } from './slow-subs.ts';
-import type { TopicMetricRecord } from './topic-metrics.ts';
-import type { TraceRecord } from './trace.ts';
+import type { ChannelRecord } from './integration/actions.ts';
+import type { AuthnConfig, AuthnUser } from './access/authn.ts';
+import type { ConnectorRecord } from './integration/connectors.ts';
+import type { AuthzState, BuiltInRules } from './access/authz.ts';
+import type { AutoSubscribeTopic } from './messaging/auto-subscribe.ts';
+import type { BanRecord } from './access/banned.ts';
+import type { DelayedConfig } from './messaging/delayed.ts';
+import type { ExhookServerConfig } from './integration/exhook.ts';
+import type { GatewayConfig } from './config/gateways.ts';
+import type { PluginRecord } from './config/plugins.ts';
+import type { RewriteRule } from './messaging/rewrite.ts';
+import type { RuleEngineSettings, RuleRecord } from './integration/rules.ts';
+import type { ExternalRegistry, SchemaRecord } from './integration/schema-registry.ts';
+import type { SlowSubsSettings } from './messaging/slow-subs.ts';
+import type { TopicMetricRecord } from './messaging/topic-metrics.ts';
+import type { TraceRecord } from './messaging/trace.ts';
 
 /** A dashboard user as stored; `password_hash` never leaves the store. */
 export interface UserRecord {

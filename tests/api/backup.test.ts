@@ -3,8 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SELF_NODE } from '../../simulator/store/cluster.ts';
-import { targz, untargz } from '../../simulator/store/tar.ts';
+import { SELF_NODE } from '../../simulator/store/cluster/cluster.ts';
+import { targz, untargz } from '../../simulator/lib/tar.ts';
 import { buildMultipart } from '../helpers/multipart.ts';
 import { api, buildTestApp, login } from '../helpers/simulator.ts';
 

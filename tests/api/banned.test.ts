@@ -5,7 +5,7 @@ import type { MqttClient } from 'mqtt';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connectMqtt, endMqtt, login, manualClock, request, startSimulator, waitFor, type RunningSimulator } from '../helpers/simulator.ts';
-import { rfc3339 } from '../../simulator/store/time.ts';
+import { rfc3339 } from '../../simulator/lib/time.ts';
 
 const clock = manualClock();
 let sim: RunningSimulator;

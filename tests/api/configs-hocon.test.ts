@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseHocon } from '../../simulator/store/hocon.ts';
+import { parseHocon } from '../../simulator/lib/hocon.ts';
 import { api, buildTestApp, login } from '../helpers/simulator.ts';
 
 let app: FastifyInstance;

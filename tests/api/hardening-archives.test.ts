@@ -11,9 +11,9 @@ import { createGzip, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { hashPassword } from '../../simulator/store/passwords.ts';
-import { targz, untargz } from '../../simulator/store/tar.ts';
-import { rfc3339 } from '../../simulator/store/time.ts';
+import { hashPassword } from '../../simulator/store/dashboard/passwords.ts';
+import { targz, untargz } from '../../simulator/lib/tar.ts';
+import { rfc3339 } from '../../simulator/lib/time.ts';
 import { buildMultipart } from '../helpers/multipart.ts';
 import {
   api, buildTestApp, connectMqtt, endMqtt, login, request, spawnSimulator, startSimulator, waitFor,

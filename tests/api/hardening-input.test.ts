@@ -13,7 +13,7 @@ import type { MqttClient } from 'mqtt';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MAX_JSON_DEPTH } from '../../simulator/plugins/body-limits.ts';
-import { MAX_HOCON_DEPTH, parseHocon } from '../../simulator/store/hocon.ts';
+import { MAX_HOCON_DEPTH, parseHocon } from '../../simulator/lib/hocon.ts';
 import { api, buildTestApp, connectMqtt, endMqtt, login, manualClock, request, startSimulator, waitFor } from '../helpers/simulator.ts';
 import { frame as packet, mqttString, u16 } from '../helpers/wire.ts';
 

@@ -1,7 +1,7 @@
 // Nodes, stats, metrics and alarms as the simulated cluster answers them (emqx-api-part1 §5, §8).
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { METRIC_KEYS } from '../../simulator/store/metrics.ts';
+import { METRIC_KEYS } from '../../simulator/store/cluster/metrics.ts';
 import { api, buildTestApp, login, manualClock } from '../helpers/simulator.ts';
 
 const STATS_KEYS = [

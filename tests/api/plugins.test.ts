@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SELF_NODE } from '../../simulator/store/cluster.ts';
+import { SELF_NODE } from '../../simulator/store/cluster/cluster.ts';
 import { buildMultipart } from '../helpers/multipart.ts';
 import { api, buildTestApp, login } from '../helpers/simulator.ts';
 import { brokenPluginPackage, pluginFileName, pluginPackage } from '../helpers/plugin-package.ts';

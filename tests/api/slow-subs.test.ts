@@ -5,7 +5,7 @@
 import type { MqttClient } from 'mqtt';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { SlowSubs } from '../../simulator/store/slow-subs.ts';
+import { SlowSubs } from '../../simulator/store/messaging/slow-subs.ts';
 import type { PersistedState } from '../../simulator/store/state.ts';
 import { connectMqtt, endMqtt, login, manualClock, request, startSimulator, waitFor, type RunningSimulator } from '../helpers/simulator.ts';
 import { parseProfile } from '../../simulator/store/profile.ts';

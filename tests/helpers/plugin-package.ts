@@ -1,7 +1,7 @@
 // Builds EMQX plugin packages in memory for tests: `<name>-<vsn>.tar.gz` holding
 // `<name>-<vsn>/release.json` and README.md (optionally a config and its Avro schema), plus
 // broken variants (no release.json, truncated archive, not gzip at all).
-import { targz, type TarEntry } from '../../simulator/store/tar.ts';
+import { targz, type TarEntry } from '../../simulator/lib/tar.ts';
 
 export interface PluginPackageOptions {
   name?: string;

@@ -1,10 +1,10 @@
-// The HOCON subset of EMQX config files (simulator/store/hocon.ts): EMQX-style text reads into
+// The HOCON subset of EMQX config files (simulator/lib/hocon.ts): EMQX-style text reads into
 // the expected objects (separators, dotted keys that merge, comments, quoting, triple quotes),
 // syntax errors carry line and column, and writing then reading any JSON config gives it back.
 import fc from 'fast-check';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { HoconError, parseHocon, writeHocon, type HoconObject, type HoconValue } from '../../simulator/store/hocon.ts';
+import { HoconError, parseHocon, writeHocon, type HoconObject, type HoconValue } from '../../simulator/lib/hocon.ts';
 
 test('an emqx.conf-style file with every kind of entry', () => {
   const text = `

@@ -1,6 +1,6 @@
 // The function table of the rule SQL: each group file registers its functions with their arity,
 // and the evaluator and the parser check calls against it.
-import type { Codec } from '../../store/schema-registry.ts';
+import type { Codec } from '../../store/integration/schema-registry.ts';
 import { EvalError } from '../values.ts';
 
 export interface FnContext {

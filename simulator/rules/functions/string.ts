@@ -1,10 +1,10 @@
 // String functions of emqx_rule_funcs: case, trimming, substrings, split/tokens/concat, padding,
 // replace, regular expressions, find and sprintf (with the common ~s ~p ~w directives).
-// The regex_* functions run on the linear-time engine (store/regex.ts): neither a pattern nor a
+// The regex_* functions run on the linear-time engine (lib/regex.ts): neither a pattern nor a
 // subject from a message can make them backtrack. A literal pattern RE2 cannot compile is refused
 // with the rule's SQL; one that arrives with a message fails that run (`failed.exception`), as a
 // `re:run` badarg fails it in EMQX.
-import { compileRegex, regexProblem, type Regex } from '../../store/regex.ts';
+import { compileRegex, regexProblem, type Regex } from '../../lib/regex.ts';
 import { EvalError, str, toArray, toInt, toStr } from '../values.ts';
 import { def, type FnGroup } from './registry.ts';
 

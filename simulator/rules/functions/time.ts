@@ -1,8 +1,8 @@
 // Time and date functions: now_timestamp, now_rfc3339, unix_ts_to_rfc3339, rfc3339_to_unix_ts,
 // format_date, date_to_unix_ts and timezone_to_offset_seconds. Units are second (default),
 // millisecond, microsecond and nanosecond; offsets are `Z`, `local`, `+08:00`, `+0800` or seconds.
-import { compileRegex } from '../../store/regex.ts';
-import { rfc3339 } from '../../store/time.ts';
+import { compileRegex } from '../../lib/regex.ts';
+import { rfc3339 } from '../../lib/time.ts';
 import { EvalError, str, toInt } from '../values.ts';
 import { def, type FnGroup } from './registry.ts';
 

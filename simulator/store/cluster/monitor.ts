@@ -1,0 +1,289 @@
+// The dashboard time series (emqx_dashboard_monitor, emqx-api-part1 §6): every node is sampled
+// each interval (10 s) into a buffer covering 7 days that is compacted by age as EMQX does, and
+// read back downsampled by the window asked for, with empty buckets as `{time_stamp}` only.
+// `received`, `sent` and `dropped` are increments per bucket, the rest gauges. The demo seed
+// back-fills plausible history so every range has data. Sampling is driven by `tick()`, which a
+// timer or a reader calls; it reads the injected clock, so tests move time instead of waiting.
+import type { Clock } from '../../plugins/clock.ts';
+
+export const GAUGES = ['connections', 'live_connections', 'subscriptions', 'topics'] as const;
+export const DELTAS = ['received', 'sent', 'dropped'] as const;
+
+type GaugeKey = (typeof GAUGES)[number];
+type DeltaKey = (typeof DELTAS)[number];
+export type Gauges = Record<GaugeKey, number>;
+export type Counters = Record<DeltaKey, number>;
+
+/** A stored sample: every key present. */
+export type FullSample = { time_stamp: number } & Gauges & Counters;
+/** A sample as the API returns it: a gap bucket has `time_stamp` only. */
+export type Sample = { time_stamp: number } & Partial<Gauges & Counters>;
+
+/** Where a node's figures come from. */
+export interface MonitorSource {
+  node: string;
+  gauges(): Gauges;
+  /** Monotonic totals of messages.received, messages.sent and messages.dropped. */
+  counters(): Counters;
+}
+
+/** Shape of a node's back-filled history: typical gauges and rates at the daily peak. */
+export interface HistoryProfile {
+  gauges: Gauges;
+  /** Messages per second. */
+  rates: Counters;
+  /** Gauges and rates the history converges to at its end (the live values), if they differ. */
+  endGauges?: Gauges;
+  endRates?: Counters;
+  /** Epoch-ms ranges with no samples (a node restart), to show gaps. */
+  outages?: [number, number][];
+}
+
+// What the cluster view adds up over nodes; `topics` is cluster-wide and taken once.
+const SUMMED = [...DELTAS, 'connections', 'live_connections', 'subscriptions'] as const;
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+export const RETENTION_MS = 7 * DAY;
+
+// Stored resolution by sample age, and read resolution by window length (§6): ≤ 1 h at the
+// sample interval, ≤ 1 d per minute, ≤ 3 d per 5 minutes, older per 10 minutes.
+const TIERS: readonly [number, number][] = [[HOUR, 0], [DAY, MINUTE], [3 * DAY, 5 * MINUTE], [Infinity, 10 * MINUTE]];
+
+function tierStep(span: number, interval: number): number {
+  for (const [upTo, step] of TIERS) if (span <= upTo) return Math.max(step, interval);
+  return 10 * MINUTE;
+}
+
+function floorTo(ms: number, step: number): number {
+  return Math.floor(ms / step) * step;
+}
+
+/** Merges consecutive samples into one: deltas add up, gauges keep the latest value. */
+function mergeInto(target: FullSample, next: FullSample): void {
+  for (const key of DELTAS) target[key] += next[key];
+  for (const key of GAUGES) target[key] = next[key];
+}
+
+/** A small deterministic PRNG (mulberry32), so the demo history is the same on every start. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Daily load curve between 0.35 (night) and 1 (mid-afternoon), by UTC hour. */
+function dailyLoad(ms: number): number {
+  const hour = (ms % DAY) / HOUR;
+  return 0.675 + 0.325 * Math.sin(((hour - 8) / 24) * 2 * Math.PI);
+}
+
+class Series {
+  samples: FullSample[] = [];
+  last: Counters;
+
+  constructor(readonly source: MonitorSource) {
+    this.last = source.counters();
+  }
+}
+
+export interface CurrentView {
+  received_msg_rate: number;
+  sent_msg_rate: number;
+  dropped_msg_rate: number;
+  connections: number;
+  live_connections: number;
+  subscriptions: number;
+  topics: number;
+}
+
+export class Monitor {
+  private readonly series: Series[];
+  private lastSampleAt = 0;
+  private lastCompactAt = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    /** Sampling interval in ms (EMQX `dashboard.sample_interval`, 10 s). */
+    readonly intervalMs: number,
+    sources: readonly MonitorSource[],
+    /** Called after every round of samples (alarm conditions are checked there). */
+    private readonly afterTick: () => void = () => {},
+  ) {
+    this.series = sources.map((s) => new Series(s));
+  }
+
+  /** DELETE /monitor (5.8): forgets every stored sample of every node; sampling goes on. */
+  clear(): void {
+    for (const s of this.series) s.samples = [];
+  }
+
+  /** Node names in cluster order. */
+  nodes(): string[] {
+    return this.series.map((s) => s.source.node);
+  }
+
+  /**
+   * Takes one sample per node when the clock has passed a new interval boundary. After a long
+   * pause only the current boundary is sampled, so the missed ones read as gaps.
+   */
+  tick(): boolean {
+    const now = this.clock.now();
+    const at = floorTo(now, this.intervalMs);
+    if (at <= this.lastSampleAt) return false;
+    this.lastSampleAt = at;
+    for (const series of this.series) {
+      const counters = series.source.counters();
+      const sample = { time_stamp: at, ...series.source.gauges() } as FullSample;
+      // A counter that went back (a node restarted) counts from zero again.
+      for (const key of DELTAS) sample[key] = Math.max(0, counters[key] - series.last[key]);
+      series.last = counters;
+      series.samples.push(sample);
+    }
+    if (at - this.lastCompactAt >= MINUTE) this.compact(now);
+    this.afterTick();
+    return true;
+  }
+
+  /** Merges aged samples into coarser buckets and drops those past retention. */
+  private compact(now: number): void {
+    this.lastCompactAt = floorTo(now, this.intervalMs);
+    for (const series of this.series) {
+      const kept: FullSample[] = [];
+      let key = Number.NaN;
+      for (const sample of series.samples) {
+        const age = now - sample.time_stamp;
+        if (age > RETENTION_MS) continue;
+        const step = tierStep(age, this.intervalMs);
+        const bucket = floorTo(sample.time_stamp, step);
+        const previous = kept[kept.length - 1];
+        if (previous && bucket === key && previous.time_stamp === bucket) mergeInto(previous, sample);
+        else {
+          kept.push({ ...sample, time_stamp: bucket });
+          key = bucket;
+        }
+      }
+      series.samples = kept;
+    }
+  }
+
+  /** Fills the buffer with history ending one interval before now, at stored resolution. */
+  backfill(profiles: ReadonlyMap<string, HistoryProfile>): void {
+    const end = floorTo(this.clock.now(), this.intervalMs);
+    this.series.forEach((series, index) => {
+      const profile = profiles.get(series.source.node);
+      if (!profile) return;
+      const rand = random(0x5eed + index * 7919);
+      const history: FullSample[] = [];
+      for (let t = end - RETENTION_MS; t < end;) {
+        const step = tierStep(end - t, this.intervalMs);
+        const at = floorTo(t, step);
+        t = at + step;
+        if (at < end - RETENTION_MS || at >= end) continue;
+        if (profile.outages?.some(([from, to]) => at >= from && at < to)) continue;
+        const load = dailyLoad(at) * (0.95 + 0.1 * rand());
+        // The last quarter hour slides towards the live values so history meets the present.
+        const fade = Math.min(1, Math.max(0, (end - at) / (15 * MINUTE)));
+        const sample = { time_stamp: at } as FullSample;
+        for (const key of GAUGES) {
+          const typical = Math.round(profile.gauges[key] * (key === 'topics' ? 1 : load));
+          const live = profile.endGauges?.[key] ?? typical;
+          sample[key] = Math.round(live + (typical - live) * fade);
+        }
+        for (const key of DELTAS) {
+          const typical = profile.rates[key] * load;
+          const live = profile.endRates?.[key] ?? typical;
+          sample[key] = Math.round((live + (typical - live) * fade) * (step / SECOND));
+        }
+        history.push(sample);
+      }
+      series.samples = [...history, ...series.samples.filter((s) => s.time_stamp >= end)];
+    });
+    this.lastCompactAt = end;
+  }
+
+  private seriesOf(node: string): Series | undefined {
+    return this.series.find((s) => s.source.node === node);
+  }
+
+  /** Buckets of one series over a window, keyed by bucket start. */
+  private buckets(series: Series, from: number, step: number): Map<number, FullSample> {
+    const buckets = new Map<number, FullSample>();
+    for (const sample of series.samples) {
+      if (sample.time_stamp < from) continue;
+      const key = floorTo(sample.time_stamp, step);
+      const bucket = buckets.get(key);
+      if (bucket) mergeInto(bucket, sample);
+      else buckets.set(key, { ...sample, time_stamp: key });
+    }
+    return buckets;
+  }
+
+  /**
+   * GET /monitor (node null: the cluster, summed per bucket with `topics` taken once) or
+   * /monitor/nodes/{node}: the last `latestSeconds` (all retained when absent), ascending.
+   */
+  query(node: string | null, latestSeconds?: number): Sample[] | null {
+    const chosen = node === null ? this.series : [this.seriesOf(node)].filter((s): s is Series => !!s);
+    if (chosen.length === 0) return null;
+    this.tick();
+    const now = this.clock.now();
+    const span = Math.min(RETENTION_MS, (latestSeconds ?? Infinity) * SECOND);
+    const step = tierStep(span, this.intervalMs);
+    const from = now - span;
+    const perNode = chosen.map((s) => this.buckets(s, from, step));
+    let first = Infinity;
+    let last = -Infinity;
+    for (const buckets of perNode) {
+      for (const key of buckets.keys()) {
+        first = Math.min(first, key);
+        last = Math.max(last, key);
+      }
+    }
+    const out: Sample[] = [];
+    for (let key = first; key <= last; key += step) {
+      const present = perNode.map((b) => b.get(key)).filter((s): s is FullSample => !!s);
+      if (present.length === 0) {
+        out.push({ time_stamp: key });
+        continue;
+      }
+      const merged: FullSample = { ...present[0] };
+      for (const sample of present.slice(1)) {
+        for (const k of SUMMED) merged[k] += sample[k];
+        // The route table is cluster-wide: every node reports the same topics.
+        merged.topics = Math.max(merged.topics, sample.topics);
+      }
+      out.push(merged);
+    }
+    return out;
+  }
+
+  /** Per-second rates of the node's last bucket, with live gauges (GET /monitor_current). */
+  current(node: string): CurrentView | null {
+    const series = this.seriesOf(node);
+    if (!series) return null;
+    this.tick();
+    const [previous, last] = series.samples.slice(-2);
+    const latest = last ?? previous;
+    const seconds = last && previous ? (last.time_stamp - previous.time_stamp) / SECOND : this.intervalMs / SECOND;
+    const rate = (key: DeltaKey) => (latest ? Math.round(latest[key] / Math.max(seconds, 1)) : 0);
+    return {
+      received_msg_rate: rate('received'),
+      sent_msg_rate: rate('sent'),
+      dropped_msg_rate: rate('dropped'),
+      ...series.source.gauges(),
+    };
+  }
+
+  /** Number of stored samples of a node (for tests and diagnostics). */
+  stored(node: string): number {
+    return this.seriesOf(node)?.samples.length ?? 0;
+  }
+}
