@@ -103,6 +103,11 @@ export interface SimOptions {
   warn?: (message: string) => void;
   /** Move the state files of `dataDir` aside and start empty (`--reset-data`). Default false. */
   resetData?: boolean;
+  /**
+   * The address the simulator listens on (`--host`); listeners and gateway listeners created
+   * through the API may listen only there (security.md S28). Default `127.0.0.1`.
+   */
+  host?: string;
 }
 
 export interface RouteEntry {
@@ -157,6 +162,7 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
     monitorHistory: options.monitorHistory ?? demo,
     sampleIntervalMs: options.sampleIntervalMs ?? 10_000,
     license: options.license ?? {},
+    host: options.host ?? '127.0.0.1',
     memory: {
       highWatermark: options.memoryHighWatermark ?? 1024 ** 3,
       usage: options.memoryUsage ?? (() => process.memoryUsage.rss()),

@@ -123,6 +123,7 @@ export async function start(flags: StartFlags = {}): Promise<Started> {
   const host = flags.host ?? '127.0.0.1';
   const app = await buildApp({
     ...flags.app,
+    host,
     dataDir: flags.dataDir === undefined ? './data' : flags.dataDir,
     seed: flags.seed ?? 'demo',
     nodes: flags.nodes ?? 3,

@@ -65,6 +65,8 @@ export interface StoreOptions {
   sampleIntervalMs: number;
   license: Partial<LicenseOptions>;
   memory: MemoryWatch;
+  /** The --host the simulator listens on: the sockets the API opens may listen only there (S28). */
+  host: string;
 }
 
 export class Store implements StoreContext {
@@ -122,7 +124,7 @@ export class Store implements StoreContext {
     this.apiKeys = new ApiKeys(this);
     this.cluster = new Cluster(options.clock, this.mqtt, Math.max(1, options.nodes), this.routes, options.fixtureClients, options.profile);
     this.clients = new Clients(this.mqtt, this.cluster);
-    this.listeners = new Listeners(this.mqtt, this.cluster, this);
+    this.listeners = new Listeners(this.mqtt, this.cluster, this, options.host);
     this.alarms = new Alarms(options.clock);
     if (options.seed === 'demo') this.alarms.seed(this.cluster.names());
     this.license = new License(this, options.clock, options.license);
@@ -134,7 +136,7 @@ export class Store implements StoreContext {
     const authCluster = { self: SELF_NODE, nodes: () => this.cluster.names() };
     this.authn = new Authn(this, authCluster);
     this.authz = new Authz(this, authCluster);
-    this.gateways = new Gateways(this, () => this.cluster.names());
+    this.gateways = new Gateways(this, () => this.cluster.names(), options.host);
     this.exhooks = new Exhooks(this, () => this.cluster.names());
     this.plugins = new Plugins(this, options.dataDir, () => this.cluster.names());
     this.backups = new Backups(this, options.dataDir);

@@ -223,7 +223,7 @@ const CHECKS: Record<keyof PersistedState, Check> = {
 export function checkState(state: unknown): string | null {
   if (!isObj(state)) return 'the configuration must be an object';
   for (const [key, value] of Object.entries(state)) {
-    const check = CHECKS[key as keyof PersistedState];
+    const check = Object.hasOwn(CHECKS, key) ? CHECKS[key as keyof PersistedState] : undefined;
     if (!check) return `unknown configuration key ${key}`;
     const problem = check(value);
     if (problem) return problem.startsWith('[') ? `${key}${problem}` : `${key}: ${problem}`;
