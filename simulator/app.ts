@@ -108,6 +108,12 @@ export interface SimOptions {
    * through the API may listen only there (security.md S28). Default `127.0.0.1`.
    */
   host?: string;
+  /**
+   * Proxies whose X-Forwarded-For is believed for a request's address (the audit log's
+   * `source_ip`, the login rate limit): Fastify's `trustProxy` — true, or addresses and CIDRs
+   * separated by commas. Default none: the socket's peer (security.md S27).
+   */
+  trustProxy?: boolean | string;
 }
 
 export interface RouteEntry {
@@ -176,6 +182,7 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
   const app = Fastify({
     logger: options.logger ?? false,
     forceCloseConnections: true,
+    trustProxy: options.trustProxy ?? false,
     // Topics and client ids travel URL-encoded in one path segment (`a%2Fb`); topics may be long.
     routerOptions: { maxParamLength: 8192 },
     // A field the schema does not know is refused (hocon's unknown_fields), never silently dropped.

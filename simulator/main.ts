@@ -176,6 +176,9 @@ const USAGE = `Usage: node --import tsx/esm simulator/main.ts [flags]
                     state.json.reset-<time>) and start with an empty state
   --emqx-version V  the broker release to be: 5.5.1 or 5.8.9 (default 5.5.1)
   --edition E       ee (Enterprise) or ce (Community) (default ee)
+  --trust-proxy A   believe X-Forwarded-For from these proxies (addresses or
+                    CIDRs, comma-separated) for the audit log's source_ip and the
+                    login rate limit (default: none; the socket's peer counts)
   --console-dir DIR the built console, served as EMQX serves its dashboard folder:
                     index.html at / and static/ at /static/ (default: dist/ of this
                     repository)`;
@@ -232,6 +235,7 @@ export function parseFlags(argv: readonly string[]): StartFlags & { logLevel: st
         flags.app = { ...flags.app, edition: value as Edition };
         break;
       case '--console-dir': flags.app = { ...flags.app, staticDir: value }; break;
+      case '--trust-proxy': flags.app = { ...flags.app, trustProxy: value }; break;
       case '--down-node': flags.app = { ...flags.app, downNodes: [...(flags.app?.downNodes ?? []), value] }; break;
       default: fail(`unknown flag ${flag}`);
     }

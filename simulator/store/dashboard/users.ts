@@ -89,7 +89,9 @@ export class Users {
     const record = this.find(username);
     if (!record) throw apiError(404, 'USER_NOT_FOUND', 'username_not_found');
     record.description = description;
-    record.role = role;
+    // Without RBAC (Community) the field cannot be given: a role stored by Enterprise stays, so a
+    // change of edition never raises it (security.md S28).
+    if (this.ctx.profile.hasApp('emqx_dashboard_rbac')) record.role = role;
     await this.ctx.persist();
     return view(record);
   }
