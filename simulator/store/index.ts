@@ -30,6 +30,7 @@ import { historyProfiles, monitorSources } from './cluster/monitor-sources.ts';
 import { Monitor } from './cluster/monitor.ts';
 import { MqttState } from './messaging/mqtt.ts';
 import { lockDataDir, StateFile } from './persist.ts';
+import { checkState } from './backup/backup-checks.ts';
 import type { Profile } from './profile.ts';
 import { Rewrite } from './messaging/rewrite.ts';
 import { Rules } from './integration/rules.ts';
@@ -174,7 +175,10 @@ export class Store implements StoreContext {
       state = { ...state, ...loaded };
       store = new Store(options, state, file);
       store.unlock = unlock;
-      if (await store.users.ensureDefault()) await store.persist();
+      // The default user only in a new directory (or in memory): over a loaded state the
+      // credentials are never re-created, whoever they are (D4). EMQX adds admin at every boot
+      // where it is missing (emqx_dashboard_admin.erl add_default_user/2 at e5.8.9).
+      if (loaded === null && (await store.users.ensureDefault())) await store.persist();
       return store;
     } catch (err) {
       await unlock?.();
@@ -262,5 +266,8 @@ export function stateShapeProblem(state: unknown): string | null {
   const keys = state.api_keys as Record<string, unknown>[];
   const badKey = keys.findIndex((k) => typeof k.name !== 'string' || typeof k.api_key !== 'string' || typeof k.secret_hash !== 'string');
   if (badKey >= 0) return `api_keys[${badKey}] has no name, key or secret hash`;
-  return null;
+  // Every item as its module checks it on write, so nothing the API would refuse (a rule with a
+  // numeric id, a ban with `who: null`) loads and answers 500 later; no users, or none of them an
+  // administrator, is refused too (D4).
+  return checkState(state, 'keep');
 }

@@ -219,16 +219,27 @@ const CHECKS: Record<keyof PersistedState, Check> = {
   license_key: (v) => (isStr(v) && parseLicenseKey(v) ? null : 'not a license key signed by EMQ'),
 };
 
-/** The first problem of an imported state, named by key and item, or null when all is well. */
-export function checkState(state: unknown): string | null {
+/**
+ * The first problem of an imported or loaded state, named by key and item, or null when all is
+ * well. Unknown keys are refused unless `unknownKeys` is 'keep' (a state file may hold keys of a
+ * later version). Dashboard users, when present, must include an administrator: without one
+ * nobody could manage the broker, and the simulator never re-creates a default user over a
+ * state (security.md D4).
+ */
+export function checkState(state: unknown, unknownKeys: 'refuse' | 'keep' = 'refuse'): string | null {
   if (!isObj(state)) return 'the configuration must be an object';
   for (const [key, value] of Object.entries(state)) {
     const check = Object.hasOwn(CHECKS, key) ? CHECKS[key as keyof PersistedState] : undefined;
-    if (!check) return `unknown configuration key ${key}`;
+    if (!check) {
+      if (unknownKeys === 'keep') continue;
+      return `unknown configuration key ${key}`;
+    }
     const problem = check(value);
     if (problem) return problem.startsWith('[') ? `${key}${problem}` : `${key}: ${problem}`;
   }
-  const users = state.users as unknown[] | undefined;
+  const users = state.users as Obj[] | undefined;
   if (users !== undefined && users.length === 0) return 'users: at least one dashboard user is required';
+  // A user without a role predates RBAC and is an administrator (emqx_dashboard_admin.erl ensure_role/1).
+  if (users !== undefined && !users.some((u) => (u.role ?? 'administrator') === 'administrator')) return 'users: at least one administrator is required';
   return null;
 }
