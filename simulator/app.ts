@@ -1,7 +1,7 @@
 // The simulator as an app factory: buildApp() returns a Fastify instance with the store, the
 // Aedes broker, the plugins and every /api/v5 route registered, but never listens (main.ts does)
 // and is not yet ready, so a test may still add routes before `ready()` or `inject()`.
-import type { IncomingMessage } from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Aedes } from 'aedes';
@@ -114,6 +114,12 @@ export interface SimOptions {
    * separated by commas. Default none: the socket's peer (security.md S27).
    */
   trustProxy?: boolean | string;
+  /**
+   * Deadlines of an HTTP request (security.md S25): its headers within `headersMs` (cowboy's
+   * `request_timeout`, 5 s), the whole request with its body within `requestMs` (60 s, cowboy's
+   * `idle_timeout`; cowboy also bounds each body read). A client past either is cut off with a 408.
+   */
+  httpTimeouts?: { headersMs?: number; requestMs?: number };
 }
 
 export interface RouteEntry {
@@ -179,7 +185,15 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
   }
   const broker = await createBroker(store);
 
+  const requestMs = options.httpTimeouts?.requestMs ?? 60_000;
+  const headersMs = Math.min(options.httpTimeouts?.headersMs ?? 5_000, requestMs);
   const app = Fastify({
+    // Node checks the deadlines on an interval: often enough that a short test deadline holds.
+    serverFactory: (handler) => http.createServer({
+      requestTimeout: requestMs,
+      headersTimeout: headersMs,
+      connectionsCheckingInterval: Math.min(1000, headersMs),
+    }, handler),
     logger: options.logger ?? false,
     forceCloseConnections: true,
     trustProxy: options.trustProxy ?? false,
