@@ -54,7 +54,7 @@ async function ask(store: Store, config: AuthnConfig, vars: { clientid: string; 
     case 'password_based:built_in_database': {
       const userId = config.user_id_type === 'clientid' ? vars.clientid : vars.username;
       if (!userId) return { result: 'ignore' };
-      const found = store.authn.checkUser(config, userId, vars.password ?? '');
+      const found = await store.authn.checkUser(config, userId, vars.password ?? '');
       if (!found) return { result: 'ignore' };
       return found.ok ? { result: 'allow', superuser: found.superuser } : { result: 'deny' };
     }

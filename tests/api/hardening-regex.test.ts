@@ -7,6 +7,7 @@ import type { MqttClient } from 'mqtt';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator } from '../helpers/simulator.ts';
+import { assertNoStall as assertStatusResponsive } from '../helpers/stall.ts';
 
 let sim: RunningSimulator;
 let token = '';
@@ -39,9 +40,6 @@ const call = (method: string, path: string, body?: unknown) => request(sim.baseU
 // it: 28 a's held the process for seconds (each more a doubles it).
 const EVIL = '^(a+)+$';
 const HOSTILE = `${'a'.repeat(28)}!`;
-// Headroom for a shared machine: a 1 ms baseline must not make the bound 10 ms.
-const FLOOR_MS = 50;
-
 async function client(clientId: string): Promise<MqttClient> {
   const c = await connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId });
   c.on('error', () => {});
@@ -59,47 +57,8 @@ function subscribe(c: MqttClient, topic: string): Promise<number> {
   }));
 }
 
-/** Milliseconds one GET /status takes (it needs no credentials). */
-async function statusMs(): Promise<number> {
-  const started = performance.now();
-  const res = await request(sim.baseUrl, 'GET', '/status');
-  assert.is(res.status, 200);
-  return performance.now() - started;
-}
-
-/** The median of a few /status requests after a warm-up. */
-async function baseline(): Promise<number> {
-  await statusMs();
-  const times: number[] = [];
-  for (let i = 0; i < 7; i++) times.push(await statusMs());
-  times.sort((a, b) => a - b);
-  return times[3];
-}
-
-/**
- * Runs `hostile` (which sends the packet and resolves once the broker answered it) while asking
- * /status again and again, then a few times more; the slowest /status answer.
- */
-async function slowestStatusDuring(hostile: () => Promise<unknown>): Promise<{ slowest: number; result: unknown }> {
-  let done = false;
-  let result: unknown;
-  let failure: unknown = null;
-  const running = hostile().then((r) => (result = r), (err) => (failure = err)).finally(() => (done = true));
-  let slowest = 0;
-  do slowest = Math.max(slowest, await statusMs());
-  while (!done);
-  await running;
-  for (let i = 0; i < 3; i++) slowest = Math.max(slowest, await statusMs());
-  if (failure) throw failure;
-  return { slowest, result };
-}
-
-async function assertNoStall(what: string, hostile: () => Promise<unknown>): Promise<unknown> {
-  const base = await baseline();
-  const { slowest, result } = await slowestStatusDuring(hostile);
-  const bound = 10 * base + FLOOR_MS;
-  assert.ok(slowest <= bound, `${what}: /status took ${slowest.toFixed(1)} ms, bound ${bound.toFixed(1)} ms (baseline ${base.toFixed(1)} ms)`);
-  return result;
+function assertNoStall<T>(what: string, hostile: () => Promise<T>): Promise<T> {
+  return assertStatusResponsive(sim.baseUrl, what, hostile);
 }
 
 async function connackCode(clientId: string): Promise<number> {
