@@ -34,6 +34,8 @@ import type { Profile } from './profile.ts';
 import { Rewrite } from './messaging/rewrite.ts';
 import { Rules } from './integration/rules.ts';
 import { SchemaRegistry } from './integration/schema-registry.ts';
+import { SchemaValidations } from './messaging/schema-validation.ts';
+import { MessageTransformations } from './messaging/message-transformation.ts';
 import { SlowSubs } from './messaging/slow-subs.ts';
 import { TopicMetrics } from './messaging/topic-metrics.ts';
 import { Traces } from './messaging/trace.ts';
@@ -107,6 +109,8 @@ export class Store implements StoreContext {
   readonly actions = new Channels(this, 'actions', this.connectors, this.rules, () => this.cluster.names());
   readonly sources = new Channels(this, 'sources', this.connectors, this.rules, () => this.cluster.names());
   readonly schemaRegistry = new SchemaRegistry(this);
+  readonly schemaValidations = new SchemaValidations(this, this.schemaRegistry, () => this.cluster.names(), SELF_NODE);
+  readonly messageTransformations = new MessageTransformations(this, this.schemaRegistry, () => this.cluster.names(), SELF_NODE);
   private readonly file: StateFile<PersistedState> | null;
   /** Releases the lock of --data-dir. */
   private unlock: (() => Promise<void>) | null = null;
@@ -226,6 +230,7 @@ export class Store implements StoreContext {
 const ARRAY_KEYS = [
   'users', 'api_keys', 'rewrite', 'auto_subscribe', 'traces', 'topic_metrics', 'exhooks', 'plugins',
   'authentication', 'banned', 'rules', 'schema_registry', 'connectors', 'actions', 'sources',
+  'schema_validations', 'message_transformations',
 ];
 const OBJECT_KEYS = [
   'license_setting', 'delayed', 'slow_subs', 'config_roots', 'listeners', 'gateways', 'authn_users',

@@ -16,6 +16,8 @@ export type Edition = (typeof EDITIONS)[number];
 /** Where a feature exists: from a release on, only in one edition, or both. */
 export interface Availability {
   since?: string;
+  /** The first release without it (it was removed). */
+  until?: string;
   /** The broker application it belongs to; Enterprise-only applications are listed below. */
   app?: string;
 }
@@ -69,6 +71,16 @@ export const ROUTES: Record<string, Availability> = {
   'DELETE /monitor': { since: '5.8.0' },
   // emqx_rule_engine_api.erl: applying a stored rule to a test context (5.7.0).
   'POST /rules/:id/test': { since: '5.7.0' },
+  // The 5.8 Enterprise message modules: apps/emqx_schema_validation (from v5.7.0),
+  // apps/emqx_message_transformation and apps/emqx_cluster_link (from v5.8.0), with their
+  // Prometheus collectors (emqx_prometheus_api.erl paths_ee()).
+  '/schema_validations': { app: 'emqx_schema_validation', since: '5.7.0' },
+  'GET /prometheus/schema_validation': { app: 'emqx_schema_validation', since: '5.7.0' },
+  '/message_transformations': { app: 'emqx_message_transformation', since: '5.8.0' },
+  'GET /prometheus/message_transformation': { app: 'emqx_message_transformation', since: '5.8.0' },
+  '/cluster/links': { app: 'emqx_cluster_link', since: '5.8.0' },
+  // emqx_mgmt_api_relup.erl: hot upgrade, in emqx_management of v5.8.0 to v5.8.x; gone in e5.10.4.
+  '/relup': { since: '5.8.0', until: '5.9.0' },
 };
 
 /**
@@ -244,7 +256,9 @@ export class Profile {
 
   /** Whether something with this availability exists in this release. */
   has(a: Availability): boolean {
-    return (a.since === undefined || compareVersions(this.version, a.since) >= 0) && (a.app === undefined || this.hasApp(a.app));
+    return (a.since === undefined || compareVersions(this.version, a.since) >= 0)
+      && (a.until === undefined || compareVersions(this.version, a.until) < 0)
+      && (a.app === undefined || this.hasApp(a.app));
   }
 
   /** Whether this release serves `method url` (url relative to /api/v5, Fastify pattern). */

@@ -29,21 +29,26 @@ const OUT: readonly Counter[] = ['messages.qos0.out', 'messages.qos1.out', 'mess
 /** Time constant of the rate's exponential moving average, in seconds. */
 const TAU_S = 5;
 
-/** A counter and its smoothed per-second rate: two numbers and an exponent per message. */
-class Meter {
+/**
+ * A counter and its smoothed per-second rate (an exponential moving average over `tauS` seconds):
+ * two numbers and an exponent per message.
+ */
+export class Meter {
   count = 0;
   private rate = 0;
   private at = 0;
 
+  constructor(private readonly tauS = TAU_S) {}
+
   mark(now: number): void {
-    this.rate = this.rateAt(now) + 1 / TAU_S;
+    this.rate = this.rateAt(now) + 1 / this.tauS;
     this.at = now;
     this.count++;
   }
 
   rateAt(now: number): number {
     if (this.rate === 0) return 0;
-    return this.rate * Math.exp(-Math.max(0, now - this.at) / 1000 / TAU_S);
+    return this.rate * Math.exp(-Math.max(0, now - this.at) / 1000 / this.tauS);
   }
 }
 
