@@ -37,6 +37,7 @@ import actions from './routes/actions.ts';
 import schemaRegistry from './routes/schema-registry.ts';
 import schemaValidation from './routes/schema-validation.ts';
 import messageTransformation from './routes/message-transformation.ts';
+import relup from './routes/relup.ts';
 import apiKeys from './routes/api-keys.ts';
 import autoSubscribe from './routes/auto-subscribe.ts';
 import clients from './routes/clients.ts';
@@ -212,7 +213,7 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
       authentication, authorization, banned, zone,
       configs, configsHocon, schemas, errorCodes,
       rules, connectors, actions, schemaRegistry,
-      schemaValidation, messageTransformation,
+      schemaValidation, messageTransformation, relup,
     ]) await api.register(routesOf);
   }, { prefix: API_PREFIX });
   // EMQX also answers the health check at the root, outside the API prefix.

@@ -35,7 +35,6 @@ const NOT_SERVED: Record<string, string> = {
   emqx_node_rebalance_api: 'node rebalance/evacuation, no console screen',
   emqx_eviction_agent_api: 'node eviction status, no console screen',
   emqx_telemetry_api: 'anonymous usage telemetry, no console screen',
-  emqx_mgmt_api_relup: 'hot upgrade packages, no console screen',
   emqx_mgmt_api_ds: 'durable storage replicas, no console screen',
   emqx_ds_shared_sub_api: 'durable shared-subscription queues, no console screen',
   emqx_cluster_link_api: 'cluster linking, no console screen',
