@@ -38,6 +38,7 @@ import schemaRegistry from './routes/schema-registry.ts';
 import schemaValidation from './routes/schema-validation.ts';
 import messageTransformation from './routes/message-transformation.ts';
 import relup from './routes/relup.ts';
+import clusterLink from './routes/cluster-link.ts';
 import apiKeys from './routes/api-keys.ts';
 import autoSubscribe from './routes/auto-subscribe.ts';
 import clients from './routes/clients.ts';
@@ -106,6 +107,8 @@ export interface SimOptions {
   warn?: (message: string) => void;
   /** Move the state files of `dataDir` aside and start empty (`--reset-data`). Default false. */
   resetData?: boolean;
+  /** `cluster.name`, the name other clusters link to this one by (`--cluster-name`). Default `emqxcl`. */
+  clusterName?: string;
 }
 
 export interface RouteEntry {
@@ -160,6 +163,7 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
     monitorHistory: options.monitorHistory ?? demo,
     sampleIntervalMs: options.sampleIntervalMs ?? 10_000,
     license: options.license ?? {},
+    clusterName: options.clusterName ?? 'emqxcl',
     memory: {
       highWatermark: options.memoryHighWatermark ?? 1024 ** 3,
       usage: options.memoryUsage ?? (() => process.memoryUsage.rss()),
@@ -213,7 +217,7 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
       authentication, authorization, banned, zone,
       configs, configsHocon, schemas, errorCodes,
       rules, connectors, actions, schemaRegistry,
-      schemaValidation, messageTransformation, relup,
+      schemaValidation, messageTransformation, relup, clusterLink,
     ]) await api.register(routesOf);
   }, { prefix: API_PREFIX });
   // EMQX also answers the health check at the root, outside the API prefix.

@@ -175,6 +175,7 @@ const USAGE = `Usage: node --import tsx/esm simulator/main.ts [flags]
                     state.json.reset-<time>) and start with an empty state
   --emqx-version V  the broker release to be: 5.5.1 or 5.8.9 (default 5.5.1)
   --edition E       ee (Enterprise) or ce (Community) (default ee)
+  --cluster-name N  cluster.name, which clusters linking to this one use (default emqxcl)
   --console-dir DIR the built console, served as EMQX serves its dashboard folder:
                     index.html at / and static/ at /static/ (default: dist/ of this
                     repository)`;
@@ -231,6 +232,7 @@ export function parseFlags(argv: readonly string[]): StartFlags & { logLevel: st
         flags.app = { ...flags.app, edition: value as Edition };
         break;
       case '--console-dir': flags.app = { ...flags.app, staticDir: value }; break;
+      case '--cluster-name': flags.app = { ...flags.app, clusterName: value }; break;
       case '--down-node': flags.app = { ...flags.app, downNodes: [...(flags.app?.downNodes ?? []), value] }; break;
       default: fail(`unknown flag ${flag}`);
     }

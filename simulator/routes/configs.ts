@@ -294,7 +294,7 @@ export default async function configs(app: FastifyInstance): Promise<void> {
   const invitations: Invitation[] = [];
   const badRequest = (message: string) => apiError(400, 'BAD_REQUEST', message);
 
-  app.get('/cluster', async () => ({ name: 'emqxcl', nodes: store.cluster.names(), self: store.cluster.self }));
+  app.get('/cluster', async () => ({ name: store.clusterLinks.clusterName, nodes: store.cluster.names(), self: store.cluster.self }));
 
   app.get('/cluster/topology', async () => store.cluster.all()
     .filter((n) => n.role === 'core')

@@ -36,6 +36,7 @@ import { Rules } from './integration/rules.ts';
 import { SchemaRegistry } from './integration/schema-registry.ts';
 import { SchemaValidations } from './messaging/schema-validation.ts';
 import { MessageTransformations } from './messaging/message-transformation.ts';
+import { ClusterLinks } from './cluster/cluster-links.ts';
 import { SlowSubs } from './messaging/slow-subs.ts';
 import { TopicMetrics } from './messaging/topic-metrics.ts';
 import { Traces } from './messaging/trace.ts';
@@ -67,6 +68,8 @@ export interface StoreOptions {
   sampleIntervalMs: number;
   license: Partial<LicenseOptions>;
   memory: MemoryWatch;
+  /** `cluster.name`: how this cluster is known to the clusters it links to. */
+  clusterName: string;
 }
 
 export class Store implements StoreContext {
@@ -111,6 +114,7 @@ export class Store implements StoreContext {
   readonly schemaRegistry = new SchemaRegistry(this);
   readonly schemaValidations = new SchemaValidations(this, this.schemaRegistry, () => this.cluster.names(), SELF_NODE);
   readonly messageTransformations = new MessageTransformations(this, this.schemaRegistry, () => this.cluster.names(), SELF_NODE);
+  readonly clusterLinks: ClusterLinks;
   private readonly file: StateFile<PersistedState> | null;
   /** Releases the lock of --data-dir. */
   private unlock: (() => Promise<void>) | null = null;
@@ -148,6 +152,7 @@ export class Store implements StoreContext {
     // The first sample at start, so the series is continuous from there.
     this.monitor.tick();
     this.connectors.channels = [this.actions, this.sources];
+    this.clusterLinks = new ClusterLinks(this, options.clusterName, () => this.cluster.names());
   }
 
   /** Live connections of the whole cluster. */
@@ -230,7 +235,7 @@ export class Store implements StoreContext {
 const ARRAY_KEYS = [
   'users', 'api_keys', 'rewrite', 'auto_subscribe', 'traces', 'topic_metrics', 'exhooks', 'plugins',
   'authentication', 'banned', 'rules', 'schema_registry', 'connectors', 'actions', 'sources',
-  'schema_validations', 'message_transformations',
+  'schema_validations', 'message_transformations', 'cluster_links',
 ];
 const OBJECT_KEYS = [
   'license_setting', 'delayed', 'slow_subs', 'config_roots', 'listeners', 'gateways', 'authn_users',

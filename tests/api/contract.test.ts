@@ -37,7 +37,6 @@ const NOT_SERVED: Record<string, string> = {
   emqx_telemetry_api: 'anonymous usage telemetry, no console screen',
   emqx_mgmt_api_ds: 'durable storage replicas, no console screen',
   emqx_ds_shared_sub_api: 'durable shared-subscription queues, no console screen',
-  emqx_cluster_link_api: 'cluster linking, no console screen',
   emqx_otel_sampler_api: 'OpenTelemetry sampler white lists, no console screen',
   emqx_dashboard_sso_saml_api: 'SAML callbacks, reached only by an identity provider',
   emqx_dashboard_sso_oidc_api: 'OIDC callback, reached only by an identity provider',

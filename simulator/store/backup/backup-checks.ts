@@ -222,6 +222,7 @@ const CHECKS: Record<keyof PersistedState, Check> = {
   schema_registry_external: mapOf(object),
   schema_validations: listOf(chainEntry, Infinity, (v) => v.name),
   message_transformations: listOf(chainEntry, Infinity, (v) => v.name),
+  cluster_links: listOf((v) => (isObj(v) && isStr(v.server) && Array.isArray(v.topics) ? thrown(() => checkName(v.name)) : 'name, server and topics are required'), Infinity, (v) => v.name),
   connectors: listOf(resource, Infinity, (c) => `${c.type}:${c.name}`),
   actions: listOf(resource, Infinity, (c) => `${c.type}:${c.name}`),
   sources: listOf(resource, Infinity, (c) => `${c.type}:${c.name}`),
