@@ -187,6 +187,18 @@ export const WIRE = {
   connackReceiveMaximum: (p: Profile): boolean => p.has({ since: '5.6.0' }),
 };
 
+/**
+ * What /nodes reports as `otp_release` (emqx_mgmt.erl otp_rel/0: the OTP version of the build,
+ * "/", the ERTS version): OTP from `.tool-versions` at each tag, its ERTS from OTP's
+ * otp_versions.table.
+ */
+export const OTP_RELEASE: Record<string, string> = {
+  '5.5.1': '26.2.1-2/14.2.1',
+  '5.8.9': '26.2.5.14-1/14.2.5.11',
+  '5.10.4': '27.3.4.2-8/15.2.7.1',
+  '6.2.2': '28.4.1-3/16.3',
+};
+
 /** Codes of GET /error_codes that not every release lists (http_api.hrl ?ERROR_CODES). */
 export const ERROR_CODES_SINCE: Record<string, string> = {
   UNSUPPORTED_MEDIA_TYPE: '5.8.0',
@@ -242,6 +254,11 @@ export class Profile {
   /** `emqx_release:edition_longstr()`: what /nodes reports as `edition`. */
   get editionName(): 'Enterprise' | 'Opensource' {
     return this.edition === 'ee' ? 'Enterprise' : 'Opensource';
+  }
+
+  /** `otp_release` of /nodes. */
+  get otpRelease(): string {
+    return OTP_RELEASE[this.version];
   }
 
   /** `emqx_release:version_with_prefix()`: e5.5.1 or v5.5.1 (/status `rel_vsn`). */
