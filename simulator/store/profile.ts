@@ -185,6 +185,9 @@ export const WIRE = {
   // emqx_channel.erl enrich_connack_caps: 'Receive-Maximum' in the CONNACK from 5.6.0 (commit
   // "return Receive-Maximum in CONNACK when no error"); v5.5.1 sends none.
   connackReceiveMaximum: (p: Profile): boolean => p.has({ since: '5.6.0' }),
+  // emqx_retainer_dispatcher.erl: retained messages on `$` topics went to filters starting with a
+  // wildcard (`#`, `+/…`) until PR 13742 ("fix: topic matching when deliver retainer msg", v5.8.1).
+  retainedDollarToLeadingWildcard: (p: Profile): boolean => !p.has({ since: '5.8.1' }),
 };
 
 /**
