@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Obj } from '../rules/values.ts';
 import type { ChainEntry, MessageChain } from '../store/messaging/message-chain.ts';
+import { FAILURE_ACTIONS, LOG_LEVELS } from '../store/messaging/schema-validation.ts';
 
 const nameParams = { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 255 } } } as const;
 const enableParams = {
@@ -74,13 +75,17 @@ export function chainRoutes<T extends ChainEntry>(app: FastifyInstance, r: Chain
   });
 }
 
-/** The JSON schema of `topics`: one filter or a list of them. */
-export const topicsSchema = {
-  anyOf: [{ type: 'string', maxLength: 65535 }, { type: 'array', maxItems: 1000, items: { type: 'string', maxLength: 65535 } }],
-} as const;
-
-/** The JSON schema of `log_failure`. */
-export const logFailureSchema = {
-  type: 'object', additionalProperties: false,
-  properties: { level: { type: 'string', enum: ['error', 'warning', 'notice', 'info', 'debug', 'none'] } },
+/** The body fields validations and transformations share (fields(validation), fields(transformation)). */
+export const entryProperties = {
+  tags: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 255 } },
+  description: { type: 'string', maxLength: 65535 },
+  enable: { type: 'boolean' },
+  name: { type: 'string', maxLength: 255 },
+  // One filter or a list of them.
+  topics: { anyOf: [{ type: 'string', maxLength: 65535 }, { type: 'array', maxItems: 1000, items: { type: 'string', maxLength: 65535 } }] },
+  failure_action: { type: 'string', enum: FAILURE_ACTIONS },
+  log_failure: {
+    type: 'object', additionalProperties: false,
+    properties: { level: { type: 'string', enum: LOG_LEVELS } },
+  },
 } as const;

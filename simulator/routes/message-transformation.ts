@@ -4,8 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Obj } from '../rules/values.ts';
 import { SERDE_TYPES, type TransformMessage } from '../store/messaging/message-transformation.ts';
-import { FAILURE_ACTIONS } from '../store/messaging/schema-validation.ts';
-import { chainRoutes, logFailureSchema, topicsSchema } from './message-chain.ts';
+import { chainRoutes, entryProperties } from './message-chain.ts';
 
 const serde = {
   type: 'object', required: ['type'], additionalProperties: false,
@@ -15,13 +14,7 @@ const serde = {
 const transformation = {
   type: 'object', required: ['name', 'topics', 'failure_action'], additionalProperties: false,
   properties: {
-    tags: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 255 } },
-    description: { type: 'string', maxLength: 65535 },
-    enable: { type: 'boolean' },
-    name: { type: 'string', maxLength: 255 },
-    topics: topicsSchema,
-    failure_action: { type: 'string', enum: FAILURE_ACTIONS },
-    log_failure: logFailureSchema,
+    ...entryProperties,
     payload_decoder: serde,
     payload_encoder: serde,
     operations: {

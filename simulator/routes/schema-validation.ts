@@ -1,8 +1,8 @@
 // EMQX module emqx_schema_validation_http_api (e5.8.9): /schema_validations, the ordered
 // validations that check messages in the broker's message path (store/messaging/schema-validation.ts).
 import type { FastifyInstance } from 'fastify';
-import { CHECK_TYPES, FAILURE_ACTIONS } from '../store/messaging/schema-validation.ts';
-import { chainRoutes, logFailureSchema, topicsSchema } from './message-chain.ts';
+import { CHECK_TYPES } from '../store/messaging/schema-validation.ts';
+import { chainRoutes, entryProperties } from './message-chain.ts';
 
 const check = {
   type: 'object', required: ['type'], additionalProperties: false,
@@ -17,14 +17,8 @@ const check = {
 const validation = {
   type: 'object', required: ['name', 'topics', 'strategy', 'failure_action', 'checks'], additionalProperties: false,
   properties: {
-    tags: { type: 'array', maxItems: 100, items: { type: 'string', maxLength: 255 } },
-    description: { type: 'string', maxLength: 65535 },
-    enable: { type: 'boolean' },
-    name: { type: 'string', maxLength: 255 },
-    topics: topicsSchema,
+    ...entryProperties,
     strategy: { type: 'string', enum: ['any_pass', 'all_pass'] },
-    failure_action: { type: 'string', enum: FAILURE_ACTIONS },
-    log_failure: logFailureSchema,
     checks: { type: 'array', maxItems: 1000, items: check },
   },
 } as const;

@@ -11,7 +11,7 @@ import type { StoreContext } from '../context.ts';
 import { checkName } from '../integration/connectors.ts';
 import type { SchemaRegistry } from '../integration/schema-registry.ts';
 import { MessageChain, type ChainEntry } from './message-chain.ts';
-import { invalidField, topicList, type FailureAction, type Validation } from './schema-validation.ts';
+import { commonFields, invalidField, type FailureAction, type Validation } from './schema-validation.ts';
 
 export const SERDE_TYPES = ['none', 'json', 'avro', 'protobuf'] as const;
 
@@ -122,15 +122,8 @@ export class MessageTransformations extends MessageChain<Transformation> {
       }
       return { key: String(op.key), value: String(op.value) };
     });
-    const level = ((body.log_failure as Obj | undefined)?.level ?? 'info') as Transformation['log_failure']['level'];
     return {
-      ...(body.tags === undefined ? {} : { tags: body.tags as string[] }),
-      description: (body.description as string | undefined) ?? '',
-      enable: body.enable !== false,
-      name,
-      topics: topicList(body.topics),
-      failure_action: body.failure_action as FailureAction,
-      log_failure: { level },
+      ...commonFields(body, name),
       payload_decoder: serde(body.payload_decoder, 'payload_decoder'),
       payload_encoder: serde(body.payload_encoder, 'payload_encoder'),
       operations,

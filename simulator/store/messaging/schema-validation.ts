@@ -62,6 +62,19 @@ export function topicList(topics: unknown): string[] {
   return list;
 }
 
+/** The fields validations and transformations share, from a request body with their defaults. */
+export function commonFields(body: Obj, name: string): Omit<Validation, 'strategy' | 'checks'> {
+  return {
+    ...(body.tags === undefined ? {} : { tags: body.tags as string[] }),
+    description: (body.description as string | undefined) ?? '',
+    enable: body.enable !== false,
+    name,
+    topics: topicList(body.topics),
+    failure_action: body.failure_action as FailureAction,
+    log_failure: { level: ((body.log_failure as Obj | undefined)?.level ?? 'info') as Validation['log_failure']['level'] },
+  };
+}
+
 export class SchemaValidations extends MessageChain<Validation> {
   /** Compiled SQL checks by statement text. */
   private readonly statements = new Map<string, Statement>();
@@ -99,16 +112,9 @@ export class SchemaValidations extends MessageChain<Validation> {
       const listed = `[${missing.reverse().map((path) => MessageChain.binaries(path)).join(',')}]`;
       throw apiError(400, 'BAD_REQUEST', MessageChain.handlerFailure('emqx_schema_validation_config', `#{missing_schemas => ${listed}}`));
     }
-    const level = ((body.log_failure as Obj | undefined)?.level ?? 'info') as Validation['log_failure']['level'];
     return {
-      ...(body.tags === undefined ? {} : { tags: body.tags as string[] }),
-      description: (body.description as string | undefined) ?? '',
-      enable: body.enable !== false,
-      name,
-      topics: topicList(body.topics),
+      ...commonFields(body, name),
       strategy: body.strategy as Validation['strategy'],
-      failure_action: body.failure_action as FailureAction,
-      log_failure: { level },
       checks: normalized,
     };
   }
