@@ -35,6 +35,10 @@ import rules from './routes/rules.ts';
 import connectors from './routes/connectors.ts';
 import actions from './routes/actions.ts';
 import schemaRegistry from './routes/schema-registry.ts';
+import schemaValidation from './routes/schema-validation.ts';
+import messageTransformation from './routes/message-transformation.ts';
+import relup from './routes/relup.ts';
+import clusterLink from './routes/cluster-link.ts';
 import apiKeys from './routes/api-keys.ts';
 import autoSubscribe from './routes/auto-subscribe.ts';
 import clients from './routes/clients.ts';
@@ -120,6 +124,8 @@ export interface SimOptions {
    * `idle_timeout`; cowboy also bounds each body read). A client past either is cut off with a 408.
    */
   httpTimeouts?: { headersMs?: number; requestMs?: number };
+  /** `cluster.name`, the name other clusters link to this one by (`--cluster-name`). Default `emqxcl`. */
+  clusterName?: string;
 }
 
 export interface RouteEntry {
@@ -175,6 +181,7 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
     sampleIntervalMs: options.sampleIntervalMs ?? 10_000,
     license: options.license ?? {},
     host: options.host ?? '127.0.0.1',
+    clusterName: options.clusterName ?? 'emqxcl',
     memory: {
       highWatermark: options.memoryHighWatermark ?? 1024 ** 3,
       usage: options.memoryUsage ?? (() => process.memoryUsage.rss()),
@@ -237,6 +244,7 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
       authentication, authorization, banned, zone,
       configs, configsHocon, schemas, errorCodes,
       rules, connectors, actions, schemaRegistry,
+      schemaValidation, messageTransformation, relup, clusterLink,
     ]) await api.register(routesOf);
   }, { prefix: API_PREFIX });
   // EMQX also answers the health check at the root, outside the API prefix.

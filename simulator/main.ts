@@ -179,6 +179,7 @@ const USAGE = `Usage: node --import tsx/esm simulator/main.ts [flags]
   --trust-proxy A   believe X-Forwarded-For from these proxies (addresses or
                     CIDRs, comma-separated) for the audit log's source_ip and the
                     login rate limit (default: none; the socket's peer counts)
+  --cluster-name N  cluster.name, which clusters linking to this one use (default emqxcl)
   --console-dir DIR the built console, served as EMQX serves its dashboard folder:
                     index.html at / and static/ at /static/ (default: dist/ of this
                     repository)`;
@@ -236,6 +237,7 @@ export function parseFlags(argv: readonly string[]): StartFlags & { logLevel: st
         break;
       case '--console-dir': flags.app = { ...flags.app, staticDir: value }; break;
       case '--trust-proxy': flags.app = { ...flags.app, trustProxy: value }; break;
+      case '--cluster-name': flags.app = { ...flags.app, clusterName: value }; break;
       case '--down-node': flags.app = { ...flags.app, downNodes: [...(flags.app?.downNodes ?? []), value] }; break;
       default: fail(`unknown flag ${flag}`);
     }

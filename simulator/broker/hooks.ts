@@ -61,13 +61,14 @@ const ORDER = {
   // Inner to outer as the modules used to wrap: zone caps before the decision.
   guard: ['mqtt-limits'],
   after: ['mqtt-limits', 'rule-engine', 'mqtt5'],
-  // emqx_hooks message.publish priorities: receive time first, rewrite (980), delayed (860),
-  // then the drop of denied (ignored) messages right before routing.
-  message: ['slow-subs', 'rewrite', 'delayed', 'authz'],
+  // emqx_hooks message.publish priorities: receive time first, rewrite (980), cluster link (950), schema validation
+  // (945), message transformation (943), delayed (860), then the drop of denied (ignored)
+  // messages right before routing.
+  message: ['slow-subs', 'rewrite', 'cluster-link', 'schema-validation', 'message-transformation', 'delayed', 'authz'],
   // The metrics count the delivery first; the rule engine reuses the packet id the slow
   // subscriptions tap assigns; the trace logs the final packet.
   forward: ['metrics', 'topic-metrics', 'slow-subs', 'shared-subs', 'rule-engine', 'trace'],
-  published: ['sessions', 'metrics', 'topic-metrics', 'rule-engine'],
+  published: ['sessions', 'metrics', 'topic-metrics', 'rule-engine', 'cluster-link'],
   // Received packets: `received` steps see them before Aedes (rewrite changes UNSUBSCRIBE
   // topics), `packet` steps after.
   received: ['mqtt-limits', 'rewrite', 'shared-subs', 'mqtt5'],

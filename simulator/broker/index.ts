@@ -29,6 +29,9 @@ import { installMqttLimits } from './mqtt-limits.ts';
 import { installSysTopics } from './sys-topics.ts';
 import { installSharedSubs } from './shared-subs.ts';
 import { installMqtt5 } from './mqtt5.ts';
+import { installSchemaValidation } from './schema-validation.ts';
+import { installMessageTransformation } from './message-transformation.ts';
+import { installClusterLink } from './cluster-link.ts';
 
 // Each installer adds one concern's hooks and listeners. The per-message work (publish
 // authorization, message.publish, deliveries, the publish event, received packets) is done by
@@ -40,6 +43,7 @@ const INSTALLERS = [
   installBanned, installFlapping, installAuthn, installAuthz,
   // MQTT limits wrap authorization of subscriptions and its cache, and authn's authenticate.
   installAuthzCache, installMqttLimits, installDelayed, installRewrite, installAutoSubscribe,
+  installSchemaValidation, installMessageTransformation, installClusterLink,
   installTopicMetrics, installSlowSubs, installRuleEngine, installTrace,
   installSysTopics, installSharedSubs, installMqtt5,
 ];

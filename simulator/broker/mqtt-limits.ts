@@ -13,6 +13,7 @@ import type { Aedes, AuthenticateError, Client, PublishPacket, Subscription } fr
 import { parseBytesize, parseDuration } from '../lib/units.ts';
 import { structDefaults } from '../store/config/config-roots.ts';
 import type { Store } from '../store/index.ts';
+import { WIRE } from '../store/profile.ts';
 import { listenerOfSocket } from '../store/config/listeners.ts';
 import { isSharedFilter, parseShare, startsWithWildcard, topicFilterError, topicNameError } from '../lib/topic.ts';
 import { brokerHooks, type ParsedPacket } from './hooks.ts';
@@ -372,11 +373,12 @@ export function installMqttLimits(broker: Aedes, store: Store): void {
 
   // [MQTT-4.7.2-1] `$` topics match no filter starting with a wildcard: Aedes keeps them from live
   // deliveries to such filters, and here from the retained messages a SUBSCRIBE brings (EMQX's
-  // retainer matches with emqx_topic:match, which has the same rule).
+  // retainer matches with emqx_topic:match from 5.8.1; releases before hand them out, store/profile.ts WIRE).
   const persistence = (broker as unknown as { persistence: RetainedStreams }).persistence;
   const retainedCombi = persistence.createRetainedStreamCombi;
+  const leaks = WIRE.retainedDollarToLeadingWildcard(store.profile);
   persistence.createRetainedStreamCombi = function (this: RetainedStreams, patterns: string[]) {
-    if (!patterns.some(startsWithWildcard)) return retainedCombi.call(this, patterns);
+    if (leaks || !patterns.some(startsWithWildcard)) return retainedCombi.call(this, patterns);
     return Readable.from(retainedFor(this, patterns));
   };
 

@@ -11,11 +11,12 @@ import type { Aedes, Client } from 'aedes';
 import type { Store } from '../store/index.ts';
 import { WIRE } from '../store/profile.ts';
 import { droppedPackets, NotAuthorized } from './authz.ts';
+import { bannedClients } from './banned.ts';
 import { brokerHooks } from './hooks.ts';
 import { webSocketStreams } from './websocket.ts';
 import { subscribeRefusal, zoneLimits, type MqttZone } from './mqtt-limits.ts';
 import {
-  RC_DISCONNECT_WITH_WILL, RC_KEEP_ALIVE_TIMEOUT, RC_NOT_AUTHORIZED, RC_PACKET_IDENTIFIER_IN_USE, RC_PROTOCOL_ERROR, RC_TOPIC_ALIAS_INVALID,
+  RC_BANNED, RC_DISCONNECT_WITH_WILL, RC_KEEP_ALIVE_TIMEOUT, RC_NOT_AUTHORIZED, RC_PACKET_IDENTIFIER_IN_USE, RC_PROTOCOL_ERROR, RC_TOPIC_ALIAS_INVALID,
 } from './reason-codes.ts';
 import { identifierInUse, resumedSession } from './session-queue.ts';
 
@@ -226,6 +227,8 @@ function wrapWriter(): void {
       packet = { ...packet, sessionPresent: true };
     }
     if (opts === undefined || opts.protocolVersion !== 5 || stream.client === undefined) return write(packet, stream, opts);
+    // Aedes says 0x87 for every refused authentication; a ban is 0x8A (banned.ts).
+    if (packet.cmd === 'connack' && packet.reasonCode === RC_NOT_AUTHORIZED && bannedClients.has(stream.client)) packet = { ...packet, reasonCode: RC_BANNED };
     const connection = connections.get(stream.client);
     if (connection === undefined) return write(packet, stream, opts);
     if (connection.disconnected) return true;

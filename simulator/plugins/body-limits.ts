@@ -45,6 +45,12 @@ export function bodyLimitsPlugin(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // An empty body is no body on a route (minirest reads none when cowboy_req:has_body/1 is
+    // false); unknown paths keep refusing it as before.
+    if (body === '' && request.routeOptions.url !== undefined) {
+      done(null, undefined);
+      return;
+    }
     if (jsonDeeperThan(body as string, MAX_JSON_DEPTH)) {
       done(apiError(400, 'BAD_REQUEST', `JSON nesting deeper than ${MAX_JSON_DEPTH}`), undefined);
       return;

@@ -35,6 +35,9 @@ import type { Profile } from './profile.ts';
 import { Rewrite } from './messaging/rewrite.ts';
 import { Rules } from './integration/rules.ts';
 import { SchemaRegistry } from './integration/schema-registry.ts';
+import { SchemaValidations } from './messaging/schema-validation.ts';
+import { MessageTransformations } from './messaging/message-transformation.ts';
+import { ClusterLinks } from './cluster/cluster-links.ts';
 import { SlowSubs } from './messaging/slow-subs.ts';
 import { TopicMetrics } from './messaging/topic-metrics.ts';
 import { Traces } from './messaging/trace.ts';
@@ -68,6 +71,8 @@ export interface StoreOptions {
   memory: MemoryWatch;
   /** The --host the simulator listens on: the sockets the API opens may listen only there (S28). */
   host: string;
+  /** `cluster.name`: how this cluster is known to the clusters it links to. */
+  clusterName: string;
 }
 
 export class Store implements StoreContext {
@@ -110,6 +115,9 @@ export class Store implements StoreContext {
   readonly actions = new Channels(this, 'actions', this.connectors, this.rules, () => this.cluster.names());
   readonly sources = new Channels(this, 'sources', this.connectors, this.rules, () => this.cluster.names());
   readonly schemaRegistry = new SchemaRegistry(this);
+  readonly schemaValidations = new SchemaValidations(this, this.schemaRegistry, () => this.cluster.names(), SELF_NODE);
+  readonly messageTransformations = new MessageTransformations(this, this.schemaRegistry, () => this.cluster.names(), SELF_NODE);
+  readonly clusterLinks: ClusterLinks;
   private readonly file: StateFile<PersistedState> | null;
   /** Releases the lock of --data-dir. */
   private unlock: (() => Promise<void>) | null = null;
@@ -147,6 +155,7 @@ export class Store implements StoreContext {
     // The first sample at start, so the series is continuous from there.
     this.monitor.tick();
     this.connectors.channels = [this.actions, this.sources];
+    this.clusterLinks = new ClusterLinks(this, options.clusterName, () => this.cluster.names());
   }
 
   /** Live connections of the whole cluster. */
@@ -232,6 +241,7 @@ export class Store implements StoreContext {
 const ARRAY_KEYS = [
   'users', 'api_keys', 'rewrite', 'auto_subscribe', 'traces', 'topic_metrics', 'exhooks', 'plugins',
   'authentication', 'banned', 'rules', 'schema_registry', 'connectors', 'actions', 'sources',
+  'schema_validations', 'message_transformations', 'cluster_links',
 ];
 const OBJECT_KEYS = [
   'license_setting', 'delayed', 'slow_subs', 'config_roots', 'listeners', 'gateways', 'authn_users',

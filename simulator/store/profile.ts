@@ -16,6 +16,8 @@ export type Edition = (typeof EDITIONS)[number];
 /** Where a feature exists: from a release on, only in one edition, or both. */
 export interface Availability {
   since?: string;
+  /** The first release without it (it was removed). */
+  until?: string;
   /** The broker application it belongs to; Enterprise-only applications are listed below. */
   app?: string;
 }
@@ -69,6 +71,16 @@ export const ROUTES: Record<string, Availability> = {
   'DELETE /monitor': { since: '5.8.0' },
   // emqx_rule_engine_api.erl: applying a stored rule to a test context (5.7.0).
   'POST /rules/:id/test': { since: '5.7.0' },
+  // The 5.8 Enterprise message modules: apps/emqx_schema_validation (from v5.7.0),
+  // apps/emqx_message_transformation and apps/emqx_cluster_link (from v5.8.0), with their
+  // Prometheus collectors (emqx_prometheus_api.erl paths_ee()).
+  '/schema_validations': { app: 'emqx_schema_validation', since: '5.7.0' },
+  'GET /prometheus/schema_validation': { app: 'emqx_schema_validation', since: '5.7.0' },
+  '/message_transformations': { app: 'emqx_message_transformation', since: '5.8.0' },
+  'GET /prometheus/message_transformation': { app: 'emqx_message_transformation', since: '5.8.0' },
+  '/cluster/links': { app: 'emqx_cluster_link', since: '5.8.0' },
+  // emqx_mgmt_api_relup.erl: hot upgrade, in emqx_management of v5.8.0 to v5.8.x; gone in e5.10.4.
+  '/relup': { since: '5.8.0', until: '5.9.0' },
 };
 
 /**
@@ -173,6 +185,21 @@ export const WIRE = {
   // emqx_channel.erl enrich_connack_caps: 'Receive-Maximum' in the CONNACK from 5.6.0 (commit
   // "return Receive-Maximum in CONNACK when no error"); v5.5.1 sends none.
   connackReceiveMaximum: (p: Profile): boolean => p.has({ since: '5.6.0' }),
+  // emqx_retainer_dispatcher.erl: retained messages on `$` topics went to filters starting with a
+  // wildcard (`#`, `+/…`) until PR 13742 ("fix: topic matching when deliver retainer msg", v5.8.1).
+  retainedDollarToLeadingWildcard: (p: Profile): boolean => !p.has({ since: '5.8.1' }),
+};
+
+/**
+ * What /nodes reports as `otp_release` (emqx_mgmt.erl otp_rel/0: the OTP version of the build,
+ * "/", the ERTS version): OTP from `.tool-versions` at each tag, its ERTS from OTP's
+ * otp_versions.table.
+ */
+export const OTP_RELEASE: Record<string, string> = {
+  '5.5.1': '26.2.1-2/14.2.1',
+  '5.8.9': '26.2.5.14-1/14.2.5.11',
+  '5.10.4': '27.3.4.2-8/15.2.7.1',
+  '6.2.2': '28.4.1-3/16.3',
 };
 
 /** Codes of GET /error_codes that not every release lists (http_api.hrl ?ERROR_CODES). */
@@ -232,6 +259,11 @@ export class Profile {
     return this.edition === 'ee' ? 'Enterprise' : 'Opensource';
   }
 
+  /** `otp_release` of /nodes. */
+  get otpRelease(): string {
+    return OTP_RELEASE[this.version];
+  }
+
   /** `emqx_release:version_with_prefix()`: e5.5.1 or v5.5.1 (/status `rel_vsn`). */
   get versionWithPrefix(): string {
     return `${this.edition === 'ee' ? 'e' : 'v'}${this.version}`;
@@ -244,7 +276,9 @@ export class Profile {
 
   /** Whether something with this availability exists in this release. */
   has(a: Availability): boolean {
-    return (a.since === undefined || compareVersions(this.version, a.since) >= 0) && (a.app === undefined || this.hasApp(a.app));
+    return (a.since === undefined || compareVersions(this.version, a.since) >= 0)
+      && (a.until === undefined || compareVersions(this.version, a.until) < 0)
+      && (a.app === undefined || this.hasApp(a.app));
   }
 
   /** Whether this release serves `method url` (url relative to /api/v5, Fastify pattern). */

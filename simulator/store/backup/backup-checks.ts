@@ -176,6 +176,15 @@ const resource: Check = (v) => {
   return problem ?? (isObj(v.config) ? null : 'config must be an object');
 };
 
+// A validation or transformation: the fields the message path reads (message-chain.ts).
+const chainEntry: Check = (v) => {
+  if (!isObj(v)) return 'must be an object';
+  const problem = thrown(() => checkName(v.name));
+  if (problem) return problem;
+  if (!Array.isArray(v.topics) || v.topics.length === 0 || !v.topics.every(isStr)) return 'topics must be a list of topic filters';
+  return typeof v.enable === 'boolean' ? null : 'enable must be a boolean';
+};
+
 const listenerId = (id: string) => {
   const [type, name] = id.split(':');
   return (LISTENER_TYPES as readonly string[]).includes(type) && /^[A-Za-z0-9_-]+$/.test(name ?? '');
@@ -211,6 +220,9 @@ const CHECKS: Record<keyof PersistedState, Check> = {
   rule_engine: object,
   schema_registry: listOf(schema, Infinity, (s) => s.name),
   schema_registry_external: mapOf(object),
+  schema_validations: listOf(chainEntry, Infinity, (v) => v.name),
+  message_transformations: listOf(chainEntry, Infinity, (v) => v.name),
+  cluster_links: listOf((v) => (isObj(v) && isStr(v.server) && Array.isArray(v.topics) ? thrown(() => checkName(v.name)) : 'name, server and topics are required'), Infinity, (v) => v.name),
   connectors: listOf(resource, Infinity, (c) => `${c.type}:${c.name}`),
   actions: listOf(resource, Infinity, (c) => `${c.type}:${c.name}`),
   sources: listOf(resource, Infinity, (c) => `${c.type}:${c.name}`),

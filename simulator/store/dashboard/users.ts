@@ -102,7 +102,8 @@ export class Users {
     if (username === DEFAULT_USERNAME) throw apiError(400, 'NOT_ALLOWED', `Cannot delete user <<"${username}">>`);
     if (username === actor) throw apiError(400, 'NOT_ALLOWED', 'Cannot delete self');
     const index = this.ctx.state.users.findIndex((u) => u.username === username);
-    if (index < 0) throw apiError(404, 'USER_NOT_FOUND', 'User not found');
+    // emqx_dashboard_admin.erl remove_user/1: the transaction aborts with <<"username_not_found">>.
+    if (index < 0) throw apiError(404, 'USER_NOT_FOUND', 'username_not_found');
     this.ctx.state.users.splice(index, 1);
     this.tokens.revokeUser(username);
     await this.ctx.persist();

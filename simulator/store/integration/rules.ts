@@ -145,6 +145,12 @@ export class Rules {
   /** Where console outputs go (the simulator log); set by the routes plugin. */
   log: (line: string) => void = () => {};
 
+  /**
+   * Raises a rule event (`$events/…`) that another broker module saw, with its columns made only
+   * when a rule listens; `source` is the packet it concerns. Set by the broker's rule engine.
+   */
+  fireEvent: (topic: string, columns: () => Obj, source?: object | null) => void = () => {};
+
   /** Runs one action of a rule for one output, counting its outcome; set by the broker's rule engine. */
   runAction: (rule: RuleRecord, action: RuleAction, output: Obj, columns: Obj) => void = () => {};
 
