@@ -66,9 +66,9 @@ import type { LockoutOptions, RateLimitOptions } from './store/dashboard/login-g
 import { parseProfile, type Edition, type EmqxVersion } from './store/profile.ts';
 
 export interface SimOptions {
-  /** The broker release to be (store/profile.ts). Default `5.5.1`. */
+  /** The broker release to be (store/profile.ts). Default the newest, `6.2.2`. */
   emqxVersion?: EmqxVersion;
-  /** Enterprise (`ee`) or Community (`ce`). Default `ee`. */
+  /** Enterprise (`ee`) or Community (`ce`, 5.5.1 and 5.8.9 only). Default `ee`. */
   edition?: Edition;
   /** Folder for persisted configuration; null keeps everything in memory. Default null. */
   dataDir?: string | null;
@@ -146,6 +146,8 @@ declare module 'fastify' {
     clock: Clock;
     /** Every route registered, for tests that walk the route table (security.md S7). */
     apiRoutes: RouteEntry[];
+    /** Routes the simulator has that the selected release lacks (they answer 404), as `METHOD url`. */
+    unavailableRoutes: string[];
     /** Serves one MQTT connection (TCP socket, or WebSocket stream with its upgrade request). */
     acceptMqtt(stream: Duplex, req?: IncomingMessage): void;
     /** What REST handlers do to MQTT clients (kick, subscribe, publish, retained deletes). */
@@ -212,15 +214,20 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
 
   // First, so every route below is recorded.
   const routes: RouteEntry[] = [];
+  const unavailable: string[] = [];
   const releaseLayer = profilePlugin(app, profile);
   app.addHook('onRoute', (route) => {
-    // Routes the selected release lacks answer 404 and are left out of the table.
-    if (!releaseLayer.onRoute(route)) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
+    // Routes the selected release lacks answer 404 and are left out of the table.
+    if (!releaseLayer.onRoute(route)) {
+      for (const method of methods) if (method !== 'HEAD') unavailable.push(`${method} ${route.url}`);
+      return;
+    }
     const isPublic = route.config?.public === true || !route.url.startsWith(API_PREFIX);
     for (const method of methods) routes.push({ method, url: route.url, public: isPublic, schema: route.schema as Record<string, unknown> | undefined, noBody: route.config?.noBody === true });
   });
   app.decorate('apiRoutes', routes);
+  app.decorate('unavailableRoutes', unavailable);
   app.decorate('store', store);
   app.decorate('broker', broker.aedes);
   app.decorate('acceptMqtt', broker.accept);

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastif
 import { buildApp, type SimOptions } from './app.ts';
 import { createMqttWebSocket } from './broker/websocket.ts';
 import { listenerOfSocket, tagSocket, type ListenerHost } from './store/config/listeners.ts';
-import { EDITIONS, VERSIONS, type Edition, type EmqxVersion } from './store/profile.ts';
+import { DEFAULT_VERSION, VERSIONS, parseProfile, type Edition, type EmqxVersion } from './store/profile.ts';
 
 export interface StartFlags {
   host?: string;
@@ -174,12 +174,13 @@ const USAGE = `Usage: node --import tsx/esm simulator/main.ts [flags]
   --down-node NAME  start with simulated node NAME down (repeatable), e.g. emqx@node2
   --reset-data      move the state files of --data-dir aside (kept as
                     state.json.reset-<time>) and start with an empty state
-  --emqx-version V  the broker release to be: 5.5.1 or 5.8.9 (default 5.5.1)
-  --edition E       ee (Enterprise) or ce (Community) (default ee)
   --trust-proxy A   believe X-Forwarded-For from these proxies (addresses or
                     CIDRs, comma-separated) for the audit log's source_ip and the
                     login rate limit (default: none; the socket's peer counts)
   --cluster-name N  cluster.name, which clusters linking to this one use (default emqxcl)
+  --emqx-version V  the broker release to be: ${VERSIONS.join(', ')} (default ${DEFAULT_VERSION})
+  --edition E       ee (Enterprise) or ce (Community, 5.5.1 and 5.8.9 only; from 5.9
+                    on EMQX ships one Enterprise edition) (default ee)
   --console-dir DIR the built console, served as EMQX serves its dashboard folder:
                     index.html at / and static/ at /static/ (default: dist/ of this
                     repository)`;
@@ -228,11 +229,10 @@ export function parseFlags(argv: readonly string[]): StartFlags & { logLevel: st
       }
       case '--log-level': flags.logLevel = value; break;
       case '--emqx-version':
-        if (!(VERSIONS as readonly string[]).includes(value)) fail(`--emqx-version: expected ${VERSIONS.join(' or ')}, got ${value}`);
+        if (!(VERSIONS as readonly string[]).includes(value)) fail(`--emqx-version: expected ${VERSIONS.join(', ')}, got ${value}`);
         flags.app = { ...flags.app, emqxVersion: value as EmqxVersion };
         break;
       case '--edition':
-        if (!(EDITIONS as readonly string[]).includes(value)) fail(`--edition: expected ${EDITIONS.join(' or ')}, got ${value}`);
         flags.app = { ...flags.app, edition: value as Edition };
         break;
       case '--console-dir': flags.app = { ...flags.app, staticDir: value }; break;
@@ -241,6 +241,12 @@ export function parseFlags(argv: readonly string[]): StartFlags & { logLevel: st
       case '--down-node': flags.app = { ...flags.app, downNodes: [...(flags.app?.downNodes ?? []), value] }; break;
       default: fail(`unknown flag ${flag}`);
     }
+  }
+  // The pair is checked once both flags are read, in the words parseProfile uses for buildApp.
+  try {
+    parseProfile(flags.app?.emqxVersion, flags.app?.edition);
+  } catch (err) {
+    fail(`--edition: ${(err as Error).message}`);
   }
   return flags;
 }

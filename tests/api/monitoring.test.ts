@@ -18,7 +18,7 @@ async function setup(options: Parameters<typeof buildTestApp>[0] = {}) {
 }
 
 test('GET /nodes lists emqx@node1 as core and the other nodes as replicants', async () => {
-  const { app, token } = await setup({ nodes: 3 });
+  const { app, token } = await setup({ emqxVersion: '5.5.1', nodes: 3 });
   const nodes = (await api(app, 'GET', '/api/v5/nodes', { token })).json();
   assert.equal(nodes.map((n: { node: string }) => n.node), ['emqx@node1', 'emqx@node2', 'emqx@node3']);
   assert.equal(nodes.map((n: { role: string }) => n.role), ['core', 'replicant', 'replicant']);

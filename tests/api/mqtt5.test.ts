@@ -28,7 +28,7 @@ const ZONE_DEFAULTS = {
 };
 
 test.before(async () => {
-  sim = await startSimulator();
+  sim = await startSimulator({ app: { emqxVersion: '5.5.1' } });
   token = await login(sim.baseUrl);
 });
 
