@@ -46,10 +46,13 @@ function upToDate() {
 }
 
 /**
- * Third-party code that creates DOM the stylesheet may style (charts, the flow editor): the words
- * of its strings count as elements, classes and values, all its words as attribute names.
+ * Third-party code that creates DOM the stylesheet may style (charts, the flow editor), as it is
+ * bundled: the words of its strings count as elements, classes and values, all its words as
+ * attribute names. A folder stands for the .js files under it.
  */
-const THIRD_PARTY_UI = ['frappe-charts/dist/frappe-charts.min.umd.js', 'drawflow/dist/drawflow.min.js'];
+const THIRD_PARTY_UI = ['frappe-charts/src/js', 'drawflow/dist/drawflow.min.js'];
+/** Third-party code that ships only a UMD build (see umdAsModule). */
+const UMD_ONLY = ['drawflow/dist/drawflow.min.js'];
 /**
  * Pico selectors kept whatever the source scan says: state the browser or Pico's own markup
  * adds at run time. Add a pattern here rather than a marker in a component.
@@ -84,7 +87,9 @@ export function consoleUsage() {
   }
   for (const lib of THIRD_PARTY_UI) {
     const file = path.join(root, 'node_modules', lib);
-    if (existsSync(file)) addThirdParty(usage, readFileSync(file, 'utf8'));
+    if (!existsSync(file)) continue;
+    const files = statSync(file).isDirectory() ? sourceFiles(file).filter((f) => f.endsWith('.js')) : [file];
+    for (const f of files) addThirdParty(usage, readFileSync(f, 'utf8'));
   }
   return { usage, keyframes };
 }
@@ -250,20 +255,32 @@ const mqttBrowser = {
 };
 
 /**
- * The third-party UI libraries ship only UMD builds (frappe-charts' `browser` field names its
- * UMD). Bundled as CommonJS they bring esbuild's interop helpers, and those become a chunk that
- * every entry imports, the login page too (one more request before its form). Loaded as a module
- * instead: the UMD's CommonJS branch fills a local `module`, which is the default export.
+ * drawflow ships only a UMD build. Bundled as CommonJS it brings esbuild's interop helpers, and
+ * those become a chunk that every entry imports, the login page too (one more request before its
+ * form). Loaded as a module instead: the UMD's CommonJS branch fills a local `module`, which is
+ * the default export.
  */
 const umdAsModule = {
   name: 'umd-as-module',
   setup(build) {
-    const files = new Set(THIRD_PARTY_UI.map((file) => path.join(root, 'node_modules', file)));
+    const files = new Set(UMD_ONLY.map((file) => path.join(root, 'node_modules', file)));
     build.onLoad({ filter: /\.js$/ }, (args) => {
       if (!files.has(args.path)) return undefined;
       const source = readFileSync(args.path, 'utf8');
       return { contents: `var module = { exports: {} }, exports = module.exports;\n${source}\nexport default module.exports;\n`, loader: 'js' };
     });
+  },
+};
+
+/**
+ * The console's `import('frappe-charts')`: the line chart from the package's ES sources, without
+ * the other chart types (web/shims/frappe-charts.js says why). Only the bare name: the stand-in
+ * itself imports the package's files by path.
+ */
+const frappeLineChart = {
+  name: 'frappe-line-chart',
+  setup(build) {
+    build.onResolve({ filter: /^frappe-charts$/ }, () => ({ path: path.join(web, 'shims/frappe-charts.js') }));
   },
 };
 
@@ -306,6 +323,7 @@ const options = {
   },
   plugins: [
     mqttBrowser,
+    frappeLineChart,
     umdAsModule,
     stylesheets,
     {
