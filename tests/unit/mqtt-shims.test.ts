@@ -90,4 +90,45 @@ test('mqtt.js and bl take nothing else from readable-stream', () => {
   assert.equal([...used].sort(), [...STREAM_CLASSES].sort());
 });
 
+// build.mjs marks the logging calls of mqtt.js, mqtt-packet and readable-stream pure (MQTT_LOGGING,
+// LOG_CALL), so the minifier drops them: right only while each of them reaches a logger that does nothing.
+const LOG_CALL = /(?<![\w$.])(this\.log|client\.log|debug)\(/g;
+const jsFiles = (dir: string): string[] => readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.js')).map((f) => path.join(dir, f));
+
+test('the console gives mqtt.js no logger of its own, and the debug stand-in does nothing', async () => {
+  const { clientOptions, defaultSettings } = await import('../../web/features/diagnose/websocket/settings.ts');
+  for (const protocolVersion of [3, 4, 5] as const) assert.not.ok('log' in clientOptions({ ...defaultSettings(), protocolVersion }, 4000));
+  const debug = require('../../web/shims/mqtt/debug.cjs') as (name: string) => ((...args: unknown[]) => unknown) & { enabled: boolean };
+  const log = debug('mqttjs:client');
+  assert.is(log('connect %o', { a: 1 }), undefined);
+  assert.is(log.enabled, false);
+});
+
+test('every logging call the build drops goes to mqtt.js’s debug logger or readable-stream’s no-op debuglog', () => {
+  const mqttRoot = path.dirname(path.dirname(require.resolve('mqtt')));
+  const mqttRequire = createRequire(require.resolve('mqtt'));
+  const packetRoot = path.dirname(mqttRequire.resolve('mqtt-packet'));
+  const streamsRoot = path.dirname(path.dirname(mqttRequire.resolve('readable-stream'))); // …/readable-stream/lib
+  const files = [...jsFiles(path.join(mqttRoot, 'build', 'lib')), ...readdirSync(packetRoot).filter((f) => f.endsWith('.js')).map((f) => path.join(packetRoot, f)), ...jsFiles(streamsRoot)];
+  let calls = 0;
+  for (const file of files) {
+    const code = readFileSync(file, 'utf8');
+    const names = new Set([...code.matchAll(LOG_CALL)].map((m) => m[1]));
+    calls += [...code.matchAll(LOG_CALL)].length;
+    if (names.has('debug')) {
+      // The one binding of `debug` in the file: the debug package's logger, or readable-stream's debuglog.
+      const bindings = [...code.matchAll(/(?:const|let|var|function)\s+debug\b\s*(=\s*[^;\n]*)?/g)].map((m) => m[1] ?? 'function');
+      assert.is(bindings.length, 1, `${file}: ${bindings.join(' | ')}`);
+      assert.ok(/^=\s*(?:\(0, debug_1\.default\)\(|require\('debug'\)\(|require\('\.\.\/\.\.\/ours\/util'\)\.debuglog\()/.test(bindings[0]), `${file}: ${bindings[0]}`);
+    }
+  }
+  // this.log and client.log are the client's `log`: the option (never given, above) or debug's logger.
+  const assigned = files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\.log\s*=(?!=)\s*([^;\n]*)/g)].map((m) => m[1]));
+  assert.equal(assigned, ["this.options.log || (0, debug_1.default)('mqttjs:client')"]);
+  // readable-stream's debuglog never hands out a logger that does something.
+  const util = readFileSync(path.join(streamsRoot, 'ours', 'util.js'), 'utf8');
+  assert.match(util, /debuglog\(\) \{\s*return function \(\) \{\}\s*\}/);
+  assert.ok(calls > 200, String(calls));
+});
+
 test.run();
