@@ -191,6 +191,8 @@ const MQTT_ENTRY = path.join(mqttShims, 'mqtt.esm.js');
 const MQTT_LOGGING = /[\\/]node_modules[\\/](?:mqtt[\\/]build|mqtt-packet|readable-stream[\\/]lib)[\\/].*\.js$/;
 /** A call of one of those loggers, as it starts in their source. */
 const LOG_CALL = /(?<![\w$.])(this\.log|client\.log|debug)\(/g;
+/** readable-stream's modules that mqtt.js never reaches, as its stream classes require them. */
+const STREAMS_LEFT_OUT = /^(\.\/from|\.\/duplexify|string_decoder\/)$/;
 /** mqtt.js's transports that a page cannot use: Node's, and the WeChat and Alipay mini-program sockets. */
 const MQTT_NODE_ONLY = /^\.\/(tcp|tls|socks|wx|ali)$/;
 const mqttOptions = {
@@ -233,6 +235,10 @@ const mqttOptions = {
         connectDir.test(args.importer) ? { path: path.join(mqttShims, 'empty.cjs') } : undefined);
       // readable-stream's four classes, without its index (the file says why).
       build.onResolve({ filter: /^readable-stream$/ }, () => ({ path: path.join(mqttShims, 'readable-stream.cjs') }));
+      // Nor Readable.from, Duplex.from and string decoding, which mqtt.js never reaches (left-out.cjs).
+      const streamsDir = /[\\/]node_modules[\\/]readable-stream[\\/]lib[\\/]internal[\\/]streams[\\/]/;
+      build.onResolve({ filter: STREAMS_LEFT_OUT }, (args) =>
+        streamsDir.test(args.importer) ? { path: path.join(mqttShims, 'left-out.cjs') } : undefined);
       // shared.js reads mqtt.js's version from its package.json: give it the version, not the file.
       build.onResolve({ filter: /^\.\.\/\.\.\/package\.json$/ }, (args) =>
         /[\\/]node_modules[\\/]mqtt[\\/]build[\\/]lib[\\/]shared\.js$/.test(args.importer)

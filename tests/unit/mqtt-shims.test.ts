@@ -90,10 +90,35 @@ test('mqtt.js and bl take nothing else from readable-stream', () => {
   assert.equal([...used].sort(), [...STREAM_CLASSES].sort());
 });
 
+const jsFiles = (dir: string): string[] => readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.js')).map((f) => path.join(dir, f));
+
+test('readable-stream’s parts the build leaves out are ones mqtt.js, mqtt-packet and bl never reach', () => {
+  const mqttRequire = createRequire(require.resolve('mqtt'));
+  const streams = path.join(path.dirname(path.dirname(mqttRequire.resolve('readable-stream'))), 'internal', 'streams');
+  // They are still required under the names build.mjs replaces (STREAMS_LEFT_OUT), from these files only.
+  const requiring = readdirSync(streams).filter((f) => /require\('(\.\/from|\.\/duplexify|string_decoder\/)'\)/.test(readFileSync(path.join(streams, f), 'utf8'))).sort();
+  assert.equal(requiring, ['duplex.js', 'duplexify.js', 'readable.js']);
+  // Nothing asks for what they do: Readable.from, Duplex.from, decoding to strings.
+  const mqttLib = path.join(path.dirname(require.resolve('mqtt')), 'lib');
+  const packetRoot = path.dirname(mqttRequire.resolve('mqtt-packet'));
+  const sources = [
+    ...jsFiles(mqttLib),
+    ...['parser.js', 'writeToStream.js', 'generate.js', 'mqtt.js', 'packet.js', 'constants.js', 'numbers.js'].map((f) => path.join(packetRoot, f)),
+    ...jsFiles(path.dirname(createRequire(path.join(packetRoot, 'package.json')).resolve('bl'))).filter((f) => !f.includes('node_modules') && !/[\\/]test[\\/]/.test(f)),
+  ];
+  for (const file of sources) {
+    const code = readFileSync(file, 'utf8');
+    assert.not.match(code, /\b(?:Readable|Duplex|readable_stream_1\.\w+)\.from\(|setEncoding|\bencoding\s*:|StringDecoder|fromWeb|toWeb/, file);
+  }
+  // Reaching the stand-in anyway says so.
+  const leftOut = require('../../web/shims/mqtt/left-out.cjs') as { (): never; StringDecoder: new (enc: string) => unknown };
+  assert.throws(() => leftOut(), /not in the console’s mqtt.js bundle/);
+  assert.throws(() => new leftOut.StringDecoder('utf8'), /not in the console’s mqtt.js bundle/);
+});
+
 // build.mjs marks the logging calls of mqtt.js, mqtt-packet and readable-stream pure (MQTT_LOGGING,
 // LOG_CALL), so the minifier drops them: right only while each of them reaches a logger that does nothing.
 const LOG_CALL = /(?<![\w$.])(this\.log|client\.log|debug)\(/g;
-const jsFiles = (dir: string): string[] => readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.js')).map((f) => path.join(dir, f));
 
 test('the console gives mqtt.js no logger of its own, and the debug stand-in does nothing', async () => {
   const { clientOptions, defaultSettings } = await import('../../web/features/diagnose/websocket/settings.ts');
