@@ -11,6 +11,7 @@ import * as esbuild from 'esbuild';
 import { BUDGETS, isExempt, loginFiles } from './build/budgets.mjs';
 import { addSource, addThirdParty, emptyUsage, purgeCss, splitCss } from './build/css-purge.mjs';
 import { buildBoot, drawLoginForms } from './build/prerender.mjs';
+import { importGraph, sharedGenericChunk, staticClosure } from './build/chunks.mjs';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
@@ -95,30 +96,18 @@ export function consoleUsage() {
 }
 
 /**
+ * This build's import graph of web/ (build/chunks.mjs), read once however many plugins ask for
+ * it, and read again for the next build (watch mode).
+ */
+let graphRun = null;
+const currentGraph = () => (graphRun ??= importGraph(root));
+
+/**
  * The source files the login page's static import graph reaches (dynamic imports and stylesheets
  * left out): everything that can render before the logged-in shell loads.
  */
 async function loginSources() {
-  const result = await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: ['web/main.tsx'],
-    bundle: true,
-    write: false,
-    metafile: true,
-    format: 'esm',
-    outdir: out,
-    logLevel: 'silent',
-    alias: options.alias,
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    plugins: [{
-      name: 'static-graph',
-      setup(build) {
-        build.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' || args.path.endsWith('.css') ? { path: args.path, external: true } : undefined));
-      },
-    }],
-  });
-  return Object.keys(result.metafile.inputs).filter((input) => input.startsWith('web/')).map((input) => path.join(root, input));
+  return [...staticClosure(await currentGraph(), 'web/main.tsx')].filter((input) => input.startsWith('web/')).map((input) => path.join(root, input));
 }
 
 /** What the login page can render: the usage of its static import graph. */
@@ -130,6 +119,7 @@ async function loginUsage() {
 
 const PICO = path.join(root, 'node_modules/@picocss/pico/css/pico.min.css');
 const APP_CSS = path.join(web, 'styles.css');
+
 
 /** What the split copied into the shell's stylesheet in the last build, for the size report. */
 const split = { copied: 0 };
@@ -309,6 +299,27 @@ const frappeLineChart = {
   },
 };
 
+/** The steps that rewrite web/ modules as they load: the shared generic chunk. */
+const shared = sharedGenericChunk();
+const webSources = {
+  name: 'web-sources',
+  setup(build) {
+    build.onStart(async () => {
+      const graph = await currentGraph();
+      shared.start(graph);
+    });
+    build.onResolve({ filter: /^shared-generic$/ }, () => ({ path: 'shared-generic', namespace: 'shared-generic' }));
+    build.onLoad({ filter: /.*/, namespace: 'shared-generic' }, () => ({ contents: shared.contents(), loader: 'js', resolveDir: root }));
+    build.onLoad({ filter: /\.tsx?$/ }, (args) => {
+      const file = path.relative(root, args.path).split(path.sep).join('/');
+      if (!file.startsWith('web/') || file.startsWith('web/shims/')) return undefined;
+      const source = readFileSync(args.path, 'utf8');
+      const code = shared.transform(file, source);
+      return code === source ? undefined : { contents: code, loader: path.extname(file).slice(1) };
+    });
+  },
+};
+
 const options = {
   absWorkingDir: root,
   entryPoints: { main: 'web/main.tsx', ...(cssSplit ? { shell: 'shell-styles' } : {}) },
@@ -351,10 +362,12 @@ const options = {
     frappeLineChart,
     umdAsModule,
     stylesheets,
+    webSources,
     {
       name: 'html',
       setup(build) {
         build.onEnd(async (result) => {
+          graphRun = null;
           if (result.errors.length === 0) await writeHtml(result.metafile);
         });
       },
@@ -449,6 +462,7 @@ export function report(metafile) {
   console.log(`largest lazy chunk gzip ${kb(sizes[largest]?.gzip ?? 0)} KB (budget ${BUDGETS.lazyChunk / 1024} KB)${largest ? ' ' + path.relative('dist', largest) : ''}`);
   console.log(`all chunks gzip         ${kb(total)} KB (budget ${BUDGETS.total / 1024} KB)`);
   console.log(cssPurge ? `Pico purge: ${purged.selectors} selectors, ${purged.keyframes} keyframes removed` : 'Pico purge: off');
+  console.log(`shared chunk: ${shared.report.modules.length} generic modules that two or more lazy parts use`);
   console.log(cssSplit ? `CSS split: the shell's stylesheet repeats ${split.copied} selectors of the login page's to keep the cascade` : 'CSS split: off');
   const breaches = [];
   if (loginGzip > BUDGETS.login) breaches.push(`login page ${kb(loginGzip)} KB > ${BUDGETS.login / 1024} KB`);
