@@ -6,12 +6,15 @@
 // only the rules that can match what the login page renders; the rest (shell-*.css) loads with
 // the logged-in shell; `--no-css-split` ships one stylesheet. index.html also carries the login
 // form drawn in both languages and the boot script that shows it before any module runs
-// (build/prerender.mjs).
+// (build/prerender.mjs). The generic modules that lazy parts share make one chunk, and the
+// Chinese texts of the lazy chunks one catalogue that a console in Chinese loads with the shell
+// (build/chunks.mjs, build/messages.mjs).
 import * as esbuild from 'esbuild';
 import { BUDGETS, isExempt, loginFiles } from './build/budgets.mjs';
 import { addSource, addThirdParty, emptyUsage, purgeCss, splitCss } from './build/css-purge.mjs';
 import { buildBoot, drawLoginForms } from './build/prerender.mjs';
 import { importGraph, sharedGenericChunk, staticClosure } from './build/chunks.mjs';
+import { zhCatalogue } from './build/messages.mjs';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
@@ -299,14 +302,16 @@ const frappeLineChart = {
   },
 };
 
-/** The steps that rewrite web/ modules as they load: the shared generic chunk. */
+/** The steps that rewrite web/ modules as they load: the shared generic chunk and the Chinese catalogue. */
 const shared = sharedGenericChunk();
+const catalogue = zhCatalogue({ root });
 const webSources = {
   name: 'web-sources',
   setup(build) {
     build.onStart(async () => {
       const graph = await currentGraph();
       shared.start(graph);
+      catalogue.start(graph, staticClosure(graph, 'web/main.tsx'));
     });
     build.onResolve({ filter: /^shared-generic$/ }, () => ({ path: 'shared-generic', namespace: 'shared-generic' }));
     build.onLoad({ filter: /.*/, namespace: 'shared-generic' }, () => ({ contents: shared.contents(), loader: 'js', resolveDir: root }));
@@ -314,7 +319,7 @@ const webSources = {
       const file = path.relative(root, args.path).split(path.sep).join('/');
       if (!file.startsWith('web/') || file.startsWith('web/shims/')) return undefined;
       const source = readFileSync(args.path, 'utf8');
-      const code = shared.transform(file, source);
+      const code = shared.transform(file, catalogue.transform(file, source));
       return code === source ? undefined : { contents: code, loader: path.extname(file).slice(1) };
     });
   },
@@ -463,6 +468,7 @@ export function report(metafile) {
   console.log(`all chunks gzip         ${kb(total)} KB (budget ${BUDGETS.total / 1024} KB)`);
   console.log(cssPurge ? `Pico purge: ${purged.selectors} selectors, ${purged.keyframes} keyframes removed` : 'Pico purge: off');
   console.log(`shared chunk: ${shared.report.modules.length} generic modules that two or more lazy parts use`);
+  console.log(`Chinese catalogue: ${catalogue.report.texts} texts of ${catalogue.report.calls} calls out of the lazy chunks`);
   console.log(cssSplit ? `CSS split: the shell's stylesheet repeats ${split.copied} selectors of the login page's to keep the cascade` : 'CSS split: off');
   const breaches = [];
   if (loginGzip > BUDGETS.login) breaches.push(`login page ${kb(loginGzip)} KB > ${BUDGETS.login / 1024} KB`);
