@@ -5,8 +5,8 @@
 // so every chunk carried both languages: 23.5 KB gzip of Chinese spread over twenty chunks, each
 // compressed apart. One catalogue of the texts alone, in the order of their keys, compresses to
 // little more than half of that, and a console in English never loads it. `splitMessages` takes a
-// module's source and gives it back with each such call's Chinese texts replaced by the call's
-// name in the catalogue (`defineMessages({ 'users.title': { en: 'Users' } }, 'Xk2')`), and the texts
+// module's source and gives it back with each such call's pairs replaced by their English texts
+// and the call's name in the catalogue (`defineMessages({ 'users.title': 'Users' }, 'Xk2')`), and the texts
 // of each call in its keys' order. It takes only calls written as that plain literal, one per
 // statement at the start of a line, with no key twice and none that JavaScript would reorder (a
 // whole number); anything else is left as it is, both languages in place.
@@ -21,8 +21,8 @@ const CALL = /^(?:export\s+)?(?:(?:const|let)\s+[A-Za-z_$][\w$]*\s*=\s*)?defineM
 
 /**
  * Reads the literal object of one call from `start` (just after its `{`): the entries as
- * `{ key, zh, en, zhStart, zhEnd }` (the range of `zh: '…',` to cut) and the index after the call's
- * closing `)`, or null when it is not exactly `{ key: { zh: STRING, en: STRING }, … })`.
+ * `{ key, zh, en, enRaw, from, to }` (`from`–`to`: the range of the pair `{ zh: …, en: … }`) and the
+ * index after the call's closing `)`, or null when it is not exactly `{ key: { zh: STRING, en: STRING }, … })`.
  */
 export function readCall(src, start) {
   let i = start;
@@ -56,25 +56,25 @@ export function readCall(src, start) {
     space();
     if (src[i] === '}') break;
     const key = src[i] === "'" || src[i] === '"' ? literal()?.text : name();
-    if (key === null || key === undefined || !expect(':') || !expect('{')) return null;
+    if (key === null || key === undefined || !expect(':')) return null;
+    space();
+    const from = i;
+    if (!expect('{')) return null;
     const pair = {};
-    let zhStart = -1;
-    let zhEnd = -1;
+    let enRaw = '';
     for (let n = 0; n < 2; n++) {
       space();
-      const at = i;
       const lang = name();
       if ((lang !== 'zh' && lang !== 'en') || lang in pair || !expect(':')) return null;
       space();
       const value = literal();
       if (!value) return null;
       pair[lang] = value.text;
-      const comma = expect(',');
-      if (lang === 'zh') [zhStart, zhEnd] = [at, i];
-      if (!comma && n === 0) return null;
+      if (lang === 'en') enRaw = value.raw;
+      if (!expect(',') && n === 0) return null;
     }
     if (!expect('}')) return null;
-    entries.push({ key, zh: pair.zh, en: pair.en, zhStart, zhEnd });
+    entries.push({ key, zh: pair.zh, en: pair.en, enRaw, from, to: i });
     if (!expect(',')) {
       space();
       if (src[i] !== '}') return null;
@@ -103,11 +103,9 @@ export function splitMessages(src, prefix = '') {
     out += src.slice(last, m.index + m[0].length);
     let at = m.index + m[0].length;
     for (const e of call.entries) {
-      // From the start of `zh:` to the start of what follows its comma: `en: …` or the close.
-      let cutEnd = e.zhEnd;
-      while (/\s/.test(src[cutEnd])) cutEnd++;
-      out += src.slice(at, e.zhStart);
-      at = cutEnd;
+      // The pair becomes its English text alone.
+      out += src.slice(at, e.from) + e.enRaw;
+      at = e.to;
     }
     // `…})` becomes `…}, N)`.
     const close = src.lastIndexOf(')', call.end - 1);

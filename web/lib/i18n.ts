@@ -40,12 +40,14 @@ function putChinese(messages: Messages, texts: string[] = []) {
 /**
  * Registers an area's messages and returns them unchanged, so a feature can write
  * `export const messages = defineMessages({ 'users.title': { zh: '用户', en: 'Users' } })`.
- * In the build, a lazily loaded chunk's calls lose their Chinese texts to the catalogue and say
- * where they are in it instead (`zhAt`, build/messages.mjs): those texts arrive with loadCatalogue.
+ * In the build, a lazily loaded chunk's calls keep only their English texts (`{ key: 'text' }`)
+ * and name their place in the catalogue (`zhAt`, build/messages.mjs): the Chinese texts arrive
+ * with loadCatalogue.
  */
 export function defineMessages<M extends Messages>(messages: M, zhAt?: string): M {
-  for (const [key, pair] of Object.entries(messages)) {
-    for (const locale of LOCALES) if (pair[locale] !== undefined) put(trees[locale], key, pair[locale]);
+  for (const [key, pair] of Object.entries(messages) as [string, Messages[string] | string][]) {
+    if (typeof pair === 'string') put(trees.en, key, pair);
+    else for (const locale of LOCALES) put(trees[locale], key, pair[locale]);
   }
   if (zhAt !== undefined) {
     if (catalogue) putChinese(messages, catalogue[zhAt]);
