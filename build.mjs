@@ -16,6 +16,7 @@ import { buildBoot, drawLoginForms } from './build/prerender.mjs';
 import { importGraph, sharedGenericChunk, staticClosure } from './build/chunks.mjs';
 import { zhCatalogue } from './build/messages.mjs';
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -228,6 +229,10 @@ const mqttOptions = {
         connectDir.test(args.importer) ? { path: path.join(mqttShims, 'empty.cjs') } : undefined);
       // readable-stream's four classes, without its index (the file says why).
       build.onResolve({ filter: /^readable-stream$/ }, () => ({ path: path.join(mqttShims, 'readable-stream.cjs') }));
+      // mqtt-packet's parser keeps the bytes it has not parsed yet in bl's list, and uses it as a
+      // list only: the list without the stream bl wraps it in (BufferList.js, bl's own file).
+      build.onResolve({ filter: /^bl$/ }, (args) => (/[\\/]mqtt-packet[\\/]parser\.js$/.test(args.importer)
+        ? { path: path.join(path.dirname(createRequire(args.importer).resolve('bl')), 'BufferList.js') } : undefined));
       // Nor Readable.from, Duplex.from and string decoding, which mqtt.js never reaches (left-out.cjs).
       const streamsDir = /[\\/]node_modules[\\/]readable-stream[\\/]lib[\\/]internal[\\/]streams[\\/]/;
       build.onResolve({ filter: STREAMS_LEFT_OUT }, (args) =>

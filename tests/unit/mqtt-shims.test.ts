@@ -116,6 +116,23 @@ test('readable-stream’s parts the build leaves out are ones mqtt.js, mqtt-pack
   assert.throws(() => new leftOut.StringDecoder('utf8'), /not in the console’s mqtt.js bundle/);
 });
 
+test('mqtt-packet uses bl only as a list: the build gives it bl’s BufferList without the stream around it', () => {
+  const packetRoot = path.dirname(createRequire(require.resolve('mqtt')).resolve('mqtt-packet'));
+  const blMain = createRequire(path.join(packetRoot, 'package.json')).resolve('bl');
+  const users = readdirSync(packetRoot).filter((f) => f.endsWith('.js') && /require\('bl'\)/.test(readFileSync(path.join(packetRoot, f), 'utf8')));
+  assert.equal(users, ['parser.js']);
+  const parser = readFileSync(path.join(packetRoot, 'parser.js'), 'utf8');
+  // The list is made by calling bl() and kept in _list, which nothing hands on.
+  assert.equal([...parser.matchAll(/\bbl\b(?!')/g)].length, 2, 'bl is required and called, nothing else');
+  // Where the list appears other than for a method: made, and shown to the (no-op) logger.
+  const whole = parser.split('\n').filter((line) => /this\._list(?!\.)/.test(line)).map((line) => line.trim());
+  assert.equal(whole, ['this._list = bl()', "debug('_parsePayload: payload %O', this._list)"]);
+  const { BufferList } = require(blMain) as { BufferList: { prototype: object } };
+  const used = new Set([...parser.matchAll(/this\._list\.(\w+)/g)].map((m) => m[1]));
+  const list = new (BufferList as unknown as new () => object)();
+  for (const name of used) assert.ok(name in BufferList.prototype || Object.hasOwn(list, name), name);
+});
+
 // build.mjs marks the logging calls of mqtt.js, mqtt-packet and readable-stream pure (MQTT_LOGGING,
 // LOG_CALL), so the minifier drops them: right only while each of them reaches a logger that does nothing.
 const LOG_CALL = /(?<![\w$.])(this\.log|client\.log|debug)\(/g;
