@@ -55,6 +55,8 @@ export function lazyEntries(graph) {
 }
 
 const GENERIC = /^web\/(ui|lib)\//;
+/** Generic modules that load with the screens that use them all the same (STYLE.md habit 10: the SQL editor loads lazily). */
+const OWN_CHUNK = new Set(['web/ui/CodeEditor.tsx', 'web/lib/sqlTokens.ts']);
 
 /**
  * The generic modules (web/ui, web/lib) that the static imports of two or more lazy entries reach
@@ -68,7 +70,7 @@ export function sharedGeneric(graph) {
   for (const entry of lazyEntries(graph)) {
     for (const file of staticClosure(graph, entry)) reached.set(file, (reached.get(file) ?? 0) + 1);
   }
-  return [...reached].filter(([file, n]) => n >= 2 && GENERIC.test(file) && !login.has(file)).map(([file]) => file).sort();
+  return [...reached].filter(([file, n]) => n >= 2 && GENERIC.test(file) && !OWN_CHUNK.has(file) && !login.has(file)).map(([file]) => file).sort();
 }
 
 /**

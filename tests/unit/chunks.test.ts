@@ -37,6 +37,9 @@ test('in the console’s own graph the shared modules are generic, outside the l
   const login = staticClosure(g, 'web/main.tsx');
   assert.ok(shared.length > 10, shared.join(' '));
   assert.ok(lazyEntries(g).includes('web/app/Shell.tsx'));
+  // The SQL editor stays with the screens that use it (STYLE.md habit 10).
+  assert.not.ok(shared.includes('web/ui/CodeEditor.tsx'));
+  assert.ok(lazyEntries(g).filter((entry) => staticClosure(g, entry).has('web/ui/CodeEditor.tsx')).length >= 2, 'the editor is shared');
   for (const file of shared) {
     assert.match(file, /^web\/(ui|lib)\//);
     assert.not.ok(login.has(file), file);
