@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 import { buildApp, type SimOptions } from './app.ts';
+import { keepServing } from './lib/process-net.ts';
 import { createMqttWebSocket } from './broker/websocket.ts';
 import { listenerOfSocket, tagSocket, type ListenerHost } from './store/config/listeners.ts';
 import { DEFAULT_VERSION, VERSIONS, parseProfile, type Edition, type EmqxVersion } from './store/profile.ts';
@@ -287,6 +288,7 @@ function startedMessage(host: string, ports: Started['ports'], dataDir: string |
 
 async function main(): Promise<void> {
   const { logLevel, ...flags } = parseFlags(process.argv.slice(2));
+  keepServing((line) => process.stderr.write(`${line}\n`));
   const started = await start({ ...flags, logger: logOptions(logLevel) });
   process.stdout.write(`${JSON.stringify(started.ports)}\n`);
   process.stderr.write(startedMessage(flags.host ?? '127.0.0.1', started.ports, flags.dataDir === undefined ? './data' : flags.dataDir));

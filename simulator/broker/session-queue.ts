@@ -22,7 +22,7 @@ import type { Store } from '../store/index.ts';
 import type { MetricKey, Metrics } from '../store/cluster/metrics.ts';
 import { parseDuration } from '../lib/units.ts';
 import { parseShare, topicMatches } from '../lib/topic.ts';
-import { brokerHooks } from './hooks.ts';
+import { brokerHooks, publishGivenUp } from './hooks.ts';
 import { setDeliveringQos } from './metrics.ts';
 import { mqttZone } from './mqtt-limits.ts';
 import { RC_ADMINISTRATIVE_ACTION, RC_RECEIVE_MAXIMUM_EXCEEDED, RC_UNSPECIFIED_ERROR } from './reason-codes.ts';
@@ -820,6 +820,7 @@ class SessionLayer implements SessionQueueView {
     if (session.awaitRel(packet.messageId ?? 0)) return Promise.resolve();
     // emqx_channel.erl do_publish: RC_RECEIVE_MAXIMUM_EXCEEDED disconnects (3.1.1: closes).
     this.metrics['packets.publish.dropped']++;
+    publishGivenUp(client, packet);
     (client as ChannelClient).disconnect({ reasonCode: RC_RECEIVE_MAXIMUM_EXCEEDED });
     // Never settles: the packet is not published and the connection closes.
     return new Promise<void>(() => {});
@@ -833,6 +834,7 @@ class SessionLayer implements SessionQueueView {
     // RC_PACKET_IDENTIFIER_IN_USE (the PUBREC carries it in MQTT 5) and does not publish it again.
     if (packet.cmd === 'publish') {
       this.metrics['packets.publish.inuse']++;
+      publishGivenUp(client, packet);
       if ((client as ChannelClient).version === 5) {
         let ids = inUse.get(client);
         if (!ids) inUse.set(client, (ids = new Set()));
@@ -843,8 +845,10 @@ class SessionLayer implements SessionQueueView {
   }
 
   delIncoming(client: Client, packet: { messageId?: number }): Promise<void> {
-    const session = (client as ChannelClient)[SESSION];
-    return session && session.awaiting.delete(packet.messageId ?? 0) ? Promise.resolve() : Promise.reject(NOT_FOUND);
+    // Always settles: Aedes waits on it with `finally` only, and a session discarded between the
+    // PUBREL's lookup and this (its connection closed in the same write) has nothing to forget.
+    (client as ChannelClient)[SESSION]?.awaiting.delete(packet.messageId ?? 0);
+    return Promise.resolve();
   }
 
   cleaned(clientid: string): void {
