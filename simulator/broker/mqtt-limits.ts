@@ -114,7 +114,7 @@ export function subscribeRefusal(sub: object): number | undefined {
 
 interface CheckedPacket extends ParsedPacket {
   topic?: string;
-  properties?: { topicAlias?: number };
+  properties?: { topicAlias?: number; subscriptionIdentifier?: number; responseTopic?: string };
   subscriptions?: { topic: string }[];
   unsubscriptions?: string[];
   [MALFORMED]?: true;
@@ -131,8 +131,8 @@ function packetRefusal(packet: CheckedPacket): number {
     case 'publish': {
       if (packet[MALFORMED]) return RC_TOPIC_NAME_INVALID;
       const topic = packet.topic as string;
-      if (topic.length === 0) return packet.properties?.topicAlias === undefined ? RC_PROTOCOL_ERROR : 0;
-      return topicNameError(topic) ? RC_TOPIC_NAME_INVALID : 0;
+      if (topic.length === 0) return packet.properties?.topicAlias === undefined ? RC_PROTOCOL_ERROR : pubPropsRefusal(packet.properties);
+      return topicNameError(topic) ? RC_TOPIC_NAME_INVALID : pubPropsRefusal(packet.properties);
     }
     case 'subscribe': {
       if (packet[MALFORMED]) return RC_TOPIC_FILTER_INVALID;
@@ -149,6 +149,14 @@ function packetRefusal(packet: CheckedPacket): number {
     default:
       return 0;
   }
+}
+
+/** emqx_packet.erl (v5.5.1) check_pub_props: Subscription Identifier 0 and a Response Topic that is no topic name. */
+function pubPropsRefusal(properties: CheckedPacket['properties']): number {
+  if (properties === undefined) return 0;
+  if (properties.subscriptionIdentifier === 0) return RC_PROTOCOL_ERROR;
+  const response = properties.responseTopic;
+  return response !== undefined && (response === '' || topicNameError(response) !== null) ? RC_PROTOCOL_ERROR : 0;
 }
 
 function filterRefused(filter: string): boolean {

@@ -190,7 +190,7 @@ function publishOut(connection: Connection, packet: PublishOut, stream: Stream, 
   let written: boolean;
   if (connection.maxPacketSize > 0 || order !== undefined) {
     const bytes = order !== undefined ? orderedPublish(out, order) : lib.generate(out, V5);
-    if (bytes.length > connection.maxPacketSize) {
+    if (connection.maxPacketSize > 0 && bytes.length > connection.maxPacketSize) {
       const metrics = connection.store.mqtt.metrics;
       metrics['delivery.dropped.too_large']++;
       metrics['delivery.dropped']++;

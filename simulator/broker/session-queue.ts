@@ -353,7 +353,7 @@ export class SessionState {
   }
 
   /** The next free packet id, from the counter Aedes and the delivery taps share. */
-  private allocateId(client: ChannelClient): number {
+  allocateId(client: ChannelClient): number {
     let id = client._nextId;
     for (let n = 0; n < 65535 && this.inflight.has(id); n++) id = id >= 65535 ? 1 : id + 1;
     client._nextId = id >= 65535 ? 1 : id + 1;
@@ -917,6 +917,20 @@ const routing: { topic: string | null; func: Listener | null } = { topic: null, 
 
 // Packet ids of MQTT 5 QoS 2 publishes that came again while awaiting PUBREL, until their PUBREC.
 const inUse = new WeakMap<Client, Set<number>>();
+
+/**
+ * The packet id a QoS 1/2 delivery being handed to `client` goes out with, for the delivery taps
+ * that must know it before it is written (trace, slow subscriptions, rules, shared
+ * subscriptions): the session's next free id, which the session then keeps for it.
+ */
+export function nextPacketId(client: Client): number {
+  const c = client as ChannelClient;
+  const session = c[SESSION];
+  if (session) return session.allocateId(c);
+  const id = c._nextId;
+  c._nextId = id >= 65535 ? 1 : id + 1;
+  return id;
+}
 
 /** Whether the PUBREC for `id` answers a publish whose id was in use (taken once). */
 export function identifierInUse(client: Client, id: number): boolean {
