@@ -4,13 +4,13 @@
 // everything else it says goes to stderr.
 import http from 'node:http';
 import net from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 import { buildApp, type SimOptions } from './app.ts';
 import { keepServing } from './lib/process-net.ts';
-import { createMqttWebSocket } from './broker/websocket.ts';
+import { createMqttWebSocket, WEBSOCKET_DEFAULTS, type WebSocketSettings } from './broker/websocket.ts';
 import { listenerOfSocket, tagSocket, type ListenerHost } from './store/config/listeners.ts';
 import { DEFAULT_VERSION, VERSIONS, parseProfile, type Edition, type EmqxVersion } from './store/profile.ts';
 
@@ -131,7 +131,12 @@ export async function start(flags: StartFlags = {}): Promise<Started> {
     logger: flags.logger ?? false,
   });
 
-  const mqttWs = createMqttWebSocket((stream, req) => app.acceptMqtt(stream, req));
+  // The ws listener that accepted the socket; the console's port speaks as ws:default does.
+  const mqttWs = createMqttWebSocket((stream, req) => app.acceptMqtt(stream, req), (req) => {
+    const id = listenerOfSocket(req.socket as Socket);
+    const config = app.store.listeners.detail(id ?? 'ws:default')?.websocket as Partial<WebSocketSettings> | undefined;
+    return { settings: { ...WEBSOCKET_DEFAULTS, ...config }, sameOriginOnly: id === undefined };
+  });
   app.server.on('upgrade', mqttWs.handleUpgrade);
   const listeners = listenerHost(app, mqttWs);
 

@@ -210,7 +210,8 @@ export function connectMqtt(url: string, options: IClientOptions = {}): Promise<
   const target = new URL(url);
   const streamBuilder = () => {
     if (target.protocol === 'mqtt:') return net.connect(Number(target.port), target.hostname);
-    const ws = new WebSocket(url, options.protocolVersion === 3 ? ['mqttv3.1'] : ['mqtt']);
+    // `mqtt` for every protocol level: EMQX's supported_subprotocols has no `mqttv3.1`.
+    const ws = new WebSocket(url, ['mqtt']);
     return createWebSocketStream(ws);
   };
   const client = new MqttClient(streamBuilder, {
