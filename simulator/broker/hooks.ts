@@ -68,10 +68,11 @@ const ORDER = {
   // Inner to outer as the modules used to wrap: zone caps before the decision.
   guard: ['mqtt-limits'],
   after: ['mqtt-limits', 'rule-engine', 'mqtt5'],
-  // emqx_hooks message.publish priorities: receive time first, rewrite (980), cluster link (950), schema validation
-  // (945), message transformation (943), delayed (860), then the drop of denied (ignored)
-  // messages right before routing.
-  message: ['slow-subs', 'rewrite', 'cluster-link', 'schema-validation', 'message-transformation', 'delayed', 'authz'],
+  // A denied (ignored) message is dropped first: in EMQX it never reaches emqx_broker:publish
+  // (emqx_channel process_publish). Then the emqx_hooks message.publish priorities: receive time,
+  // rewrite (980), cluster link (950), schema validation (945), message transformation (943),
+  // delayed (860).
+  message: ['authz', 'slow-subs', 'rewrite', 'cluster-link', 'schema-validation', 'message-transformation', 'delayed'],
   // The metrics count the delivery first; the rule engine reuses the packet id the slow
   // subscriptions tap assigns; the trace logs the final packet.
   forward: ['metrics', 'topic-metrics', 'slow-subs', 'shared-subs', 'rule-engine', 'trace'],
