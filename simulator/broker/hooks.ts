@@ -379,7 +379,8 @@ function install(broker: Aedes): Hooks {
           const before = received.list;
           let refused = false;
           for (let i = 0; i < before.length && !refused; i++) refused = before[i](client, parsed) === true;
-          if (!refused) {
+          // A step that closed the connection refused the packet too: Aedes has let go of it.
+          if (!refused && !(client as unknown as { closed: boolean }).closed) {
             if (parsed.cmd === 'publish') {
               let order = orders.get(client);
               if (order === undefined) {

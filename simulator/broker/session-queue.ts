@@ -156,7 +156,9 @@ function write(client: ChannelClient, packet: object, done: Done | null): void {
       client.emit('error', new Error('packet received not valid', { cause: err }));
     }
     if (done === null) return;
-    if (!flushed && !client.errored) client.waitForDrain(done);
+    // A close fails what waits for a drain with an error, which mqemitter would throw: the
+    // routing only needs to know the write is over.
+    if (!flushed && !client.errored) client.waitForDrain(() => done());
     else setImmediate(done);
   } else if (done !== null) {
     setImmediate(done);
