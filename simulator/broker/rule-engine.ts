@@ -16,7 +16,7 @@ import type { RepublishArgs, RuleAction, RuleRecord } from '../store/integration
 import { rfc3339 } from '../lib/time.ts';
 import { topicMatches, topicNameProblem } from '../lib/topic.ts';
 import { connectInfo } from './connect.ts';
-import { brokerHooks } from './hooks.ts';
+import { brokerHooks, connectionFault } from './hooks.ts';
 import { deliveringQos } from './metrics.ts';
 import { nextPacketId } from './session-queue.ts';
 import { publishedBy } from './sessions.ts';
@@ -153,7 +153,9 @@ export function installRuleEngine(broker: Aedes, store: Store): void {
   function runAction(rule: RuleRecord, action: RuleAction, output: Obj, columns: Obj, hops: number): void {
     try {
       if (typeof action === 'string') {
-        void store.actions.run(action, output).then((outcome) => rules.countAction(rule.id, outcome), () => rules.countAction(rule.id, 'failed'));
+        void store.actions.run(action, output)
+          .then((outcome) => rules.countAction(rule.id, outcome), () => rules.countAction(rule.id, 'failed'))
+          .catch((err: unknown) => connectionFault(broker, null, err));
         return;
       }
       if (action.function !== 'console' && action.function !== 'republish') {
