@@ -160,6 +160,31 @@ const parseMessageId = function (this: FrameParser): boolean {
   return true;
 };
 
+/** A Variable Byte Integer [MQTT-1.5.5] at `at`: its value and where it ends. */
+export function readVarint(bytes: { readUInt8(offset: number): number }, at: number): [value: number, end: number] {
+  let value = 0;
+  let factor = 1;
+  for (let i = 0; i < 4; i++) {
+    const byte = bytes.readUInt8(at++);
+    value += (byte & 0x7f) * factor;
+    factor *= 128;
+    if (!(byte & 0x80)) break;
+  }
+  return [value, at];
+}
+
+/** `n` as a Variable Byte Integer. */
+export function varint(n: number): Buffer {
+  const out: number[] = [];
+  do {
+    let byte = n % 128;
+    n = Math.floor(n / 128);
+    if (n > 0) byte |= 0x80;
+    out.push(byte);
+  } while (n > 0);
+  return Buffer.from(out);
+}
+
 /** Whether the string whose bytes start at `start` is a topic or filter of the packet being parsed. */
 function isTopicString(parser: FrameParser, start: number): boolean {
   const { packet } = parser;
@@ -170,13 +195,8 @@ function isTopicString(parser: FrameParser, start: number): boolean {
   // length), then the filters.
   let filters = 2;
   if (parser.settings.protocolVersion === 5) {
-    let length = 0;
-    let byte = 0x80;
-    for (let factor = 1; byte & 0x80 && factor <= 0x200000; factor *= 0x80) {
-      byte = parser._list.readUInt8(filters++);
-      length += (byte & 0x7f) * factor;
-    }
-    filters += length;
+    const [length, end] = readVarint(parser._list, filters);
+    filters = end + length;
   }
   return start - 2 >= filters;
 }

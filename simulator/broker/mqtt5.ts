@@ -20,7 +20,7 @@ import {
 } from './reason-codes.ts';
 import { identifierInUse, resumedSession } from './session-queue.ts';
 import { compatConnack, connackReason } from './connect.ts';
-import { USER_PROPERTY_ORDER, type UserPropertyPairs } from './frame.ts';
+import { readVarint, USER_PROPERTY_ORDER, varint, type UserPropertyPairs } from './frame.ts';
 
 type Properties = Record<string, unknown>;
 
@@ -252,33 +252,11 @@ function orderedPublish(packet: PublishOut, pairs: UserPropertyPairs): Buffer {
   let pos = 1;
   while (bytes[pos] & 0x80) pos++;
   const start = pos + 1;
-  let at = start + 2 + bytes.readUInt16BE(start) + ((packet.qos ?? 0) > 0 ? 2 : 0);
+  const at = start + 2 + bytes.readUInt16BE(start) + ((packet.qos ?? 0) > 0 ? 2 : 0);
   const [propsLength, propsEnd] = readVarint(bytes, at);
   const block = Buffer.concat([varint(propsLength + users.length), bytes.subarray(propsEnd, propsEnd + propsLength), users]);
   const body = Buffer.concat([bytes.subarray(start, at), block, bytes.subarray(propsEnd + propsLength)]);
   return Buffer.concat([bytes.subarray(0, 1), varint(body.length), body]);
-}
-
-function readVarint(bytes: Buffer, at: number): [value: number, end: number] {
-  let value = 0;
-  let factor = 1;
-  for (;;) {
-    const byte = bytes[at++];
-    value += (byte & 0x7f) * factor;
-    factor *= 128;
-    if (!(byte & 0x80)) return [value, at];
-  }
-}
-
-function varint(n: number): Buffer {
-  const out: number[] = [];
-  do {
-    let byte = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) byte |= 0x80;
-    out.push(byte);
-  } while (n > 0);
-  return Buffer.from(out);
 }
 
 /** The pairs in wire order, when the packet's User Properties did not arrive grouped by name. */

@@ -7,7 +7,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { EmqxVersion } from '../../simulator/store/profile.ts';
-import { connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator } from '../helpers/simulator.ts';
+import { connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator, putZone } from '../helpers/simulator.ts';
 import {
   CONNACK, connackCode, decodePublish, DISCONNECT, disconnectCode, PUBACK, PUBLISH, publishPacket, rawConnect, SUBACK, subscribePacket, type RawMqtt,
   type Version,
@@ -35,10 +35,7 @@ test.after(async () => {
 
 const call = (method: string, path: string, body?: unknown) => request(sim.baseUrl, method, `/api/v5${path}`, { token, body });
 
-async function zone(mqtt: Record<string, unknown>): Promise<void> {
-  const res = await call('PUT', '/configs/global_zone', { mqtt });
-  assert.is(res.status, 200, res.text);
-}
+const zone = (mqtt: Record<string, unknown>) => putZone(sim.baseUrl, token, mqtt);
 
 /** A raw connection that got its CONNACK; `code` is its reason (MQTT 5) or return code. */
 async function connected(spec: Parameters<typeof rawConnect>[1], port = sim.mqtt): Promise<{ raw: RawMqtt; code: number | null }> {

@@ -8,17 +8,7 @@ import WebSocket from 'ws';
 import { connectPacket, disconnectPacket, publishPacket, subscribePacket, ackPacket, PUBACK, PUBREC, PUBREL, PUBCOMP, type Version } from './raw-mqtt.ts';
 import { frame, mqttString, u16, type Property } from './wire.ts';
 
-/** mulberry32: a small seeded generator, so a failing run can be replayed from its seed. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom as random } from '../../simulator/lib/random.ts';
 
 type Rng = () => number;
 const int = (rng: Rng, n: number) => Math.floor(rng() * n);
