@@ -52,6 +52,8 @@ export interface MqttWebSocket {
 }
 
 function reject(socket: Duplex, status: string): void {
+  // A peer that resets the connection meanwhile must not raise an unheard error.
+  socket.on('error', () => socket.destroy());
   socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 

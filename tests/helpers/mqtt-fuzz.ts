@@ -252,7 +252,9 @@ export async function runSession(target: Target, rng: Rng, version: Version, id:
       burst();
     };
     if (overWs) {
-      const ws = new WebSocket(`ws://127.0.0.1:${target.ws}/mqtt`, [pick(rng, ['mqtt', 'mqtt-v5', 'mqtt-v3.1.1'])]);
+      // Now and then a handshake the listener refuses: no subprotocol, or none it supports.
+      const protocols = rng() < 0.1 ? pick(rng, [[], ['chat'], ['mqttv3.1']]) : [pick(rng, ['mqtt', 'mqtt-v5', 'mqtt-v3.1.1', 'mqtt-v3'])];
+      const ws = new WebSocket(`ws://127.0.0.1:${target.ws}/mqtt`, protocols);
       send = (bytes) => ws.readyState === WebSocket.OPEN && ws.send(bytes);
       close = () => ws.terminate();
       ws.on('error', () => finish());
