@@ -3,12 +3,14 @@
 // level, 3.1.1 then 5, TCP and WebSocket interleaved, several at a time; meanwhile /status is
 // polled and must answer every time (within 5 s). Afterwards the process has not exited, serves a
 // fresh client, logged no fault, unhandled rejection or exception, and its RSS grew by less than
-// 100 MB (after a 10 s warm-up). The seed is printed with the figures; MQTT_FUZZ_SEED replays a run.
+// 100 MB (after a 10 s warm-up; RSS read after a forced garbage collection, through the inspector
+// on loopback) and its JS heap by less than 50 MB. The seed is printed with the figures;
+// MQTT_FUZZ_SEED replays a run.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { connectMqtt, endMqtt, login, request, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
+import { connectMqtt, endMqtt, login, request, spawnInspectable, type Inspectable, type SpawnedSimulator } from '../helpers/simulator.ts';
 import { emptyStats, random, runSession, type FuzzStats } from '../helpers/mqtt-fuzz.ts';
 
 const SECONDS = Number(process.env.MQTT_FUZZ_SECONDS ?? 60);
@@ -16,11 +18,16 @@ const SECONDS = Number(process.env.MQTT_FUZZ_SECONDS ?? 60);
 const SEED = Number(process.env.MQTT_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const CONCURRENT = 4;
 const RSS_BOUND_KB = 100 * 1024;
+// What the JS heap may keep after a run, collected: sessions of the last seconds have not expired
+// yet (the zone's 10 s), the rest must be gone.
+const HEAP_BOUND_KB = 50 * 1024;
 
 let sim: SpawnedSimulator;
+let inspectable: Inspectable;
 
 test.before(async () => {
-  sim = await spawnSimulator(['--seed', 'empty']);
+  inspectable = await spawnInspectable(['--seed', 'empty']);
+  sim = inspectable.sim;
   const token = await login(sim.baseUrl);
   // Hooks with something to do on the fuzzed topics: a rewrite, a rule, a deny rule, a topic metric.
   const call = (method: string, path: string, body: unknown) => request(sim.baseUrl, method, `/api/v5${path}`, { token, body });
@@ -39,6 +46,7 @@ test.before(async () => {
 });
 
 test.after(async () => {
+  inspectable.close();
   await sim.kill();
 });
 
@@ -47,20 +55,23 @@ function rssKb(): number {
 }
 
 /**
- * The RSS once traffic has stopped: the least of 8 s of samples. Right after a flood the process
- * still holds what it allocated for it (V8 gives heap pages back in its idle collections, the
- * allocator keeps freed buffers a while); what stays is what it keeps.
+ * The RSS once traffic has stopped: the least of 8 s of samples, each after a full garbage
+ * collection, and the JS heap then. Right after a flood the process still holds what it allocated
+ * for it (V8 gives heap pages back after a full collection, the allocator keeps freed buffers a
+ * while); what stays is what it keeps.
  */
-async function settledRssKb(): Promise<number> {
-  let least = rssKb();
-  for (let i = 0; i < 16; i++) {
-    await new Promise((r) => setTimeout(r, 500));
-    least = Math.min(least, rssKb());
+async function settled(): Promise<{ rss: number; heap: number }> {
+  let least = { rss: Infinity, heap: 0 };
+  for (let i = 0; i < 8; i++) {
+    const { heapUsed } = await inspectable.heap();
+    const rss = rssKb();
+    if (rss < least.rss) least = { rss, heap: Math.round(heapUsed / 1024) };
+    await new Promise((r) => setTimeout(r, 1000));
   }
   return least;
 }
 
-let baseline = 0;
+let baseline = { rss: 0, heap: 0 };
 
 /** One GET /status: its latency in ms, or -1 when it did not answer 200 within 5 s (a busy CI machine). */
 function status(): Promise<number> {
@@ -80,10 +91,11 @@ function status(): Promise<number> {
 
 const problems = () => sim.stderr().split('\n').filter((line) => /fault in its packet handling|unhandled rejection|uncaught exception|failed/.test(line));
 
-async function fuzz(version: 4 | 5, seed: number, seconds = SECONDS): Promise<{ stats: FuzzStats; polls: number; slowest: number; failed: number; rss: [number, number] }> {
+async function fuzz(version: 4 | 5, seed: number, seconds = SECONDS): Promise<{ stats: FuzzStats; polls: number; slowest: number; failed: number; seconds: number; rss: [number, number]; heap: [number, number] }> {
   const rng = random(seed);
   const stats = emptyStats();
-  const deadline = Date.now() + seconds * 1000;
+  const started = Date.now();
+  const deadline = started + seconds * 1000;
   let polls = 0;
   let failed = 0;
   let slowest = 0;
@@ -101,9 +113,10 @@ async function fuzz(version: 4 | 5, seed: number, seconds = SECONDS): Promise<{ 
     while (Date.now() < deadline && sim.child.exitCode === null) await runSession(sim, rng, version, next++, stats);
   };
   await Promise.all([poller, ...Array.from({ length: CONCURRENT }, worker)]);
+  const ran = (Date.now() - started) / 1000;
   const before = baseline;
-  baseline = await settledRssKb();
-  return { stats, polls, slowest, failed, rss: [before, baseline] };
+  baseline = await settled();
+  return { stats, polls, slowest, failed, seconds: ran, rss: [before.rss, baseline.rss], heap: [before.heap, baseline.heap] };
 }
 
 for (const version of [4, 5] as const) {
@@ -113,12 +126,15 @@ for (const version of [4, 5] as const) {
     const grown = run.rss[1] - run.rss[0];
     const line = `mqtt fuzz ${version === 5 ? '5' : '3.1.1'} seed ${seed}: ${run.stats.sessions} sessions (tcp ${run.stats.transports.tcp}, ws ${run.stats.transports.ws}), `
       + `${run.stats.packets} packets, ${(run.stats.bytes / 1e6).toFixed(1)} MB; shapes ${JSON.stringify(run.stats.shapes)}; `
-      + `/status ${run.polls} polls, ${run.failed} unanswered, slowest ${run.slowest.toFixed(0)} ms; RSS ${(run.rss[0] / 1024).toFixed(0)} → ${(run.rss[1] / 1024).toFixed(0)} MB`;
+      + `/status ${run.polls} polls, ${run.failed} unanswered, slowest ${run.slowest.toFixed(0)} ms; RSS ${(run.rss[0] / 1024).toFixed(0)} → ${(run.rss[1] / 1024).toFixed(0)} MB `
+      + `(JS heap ${(run.heap[0] / 1024).toFixed(0)} → ${(run.heap[1] / 1024).toFixed(0)} MB) in ${run.seconds.toFixed(0)} s`;
     console.log(line);
     assert.ok(sim.child.exitCode === null && sim.child.signalCode === null, `the process exited (${line}):\n${sim.stderr()}`);
     assert.is(run.failed, 0, `/status went unanswered (${line})`);
     assert.ok(run.stats.sessions > 50, line);
+    assert.ok(run.seconds >= SECONDS, `the sessions ran ${SECONDS} s (${line})`);
     assert.ok(grown < RSS_BOUND_KB, `RSS grew by ${(grown / 1024).toFixed(0)} MB (${line})`);
+    assert.ok(run.heap[1] - run.heap[0] < HEAP_BOUND_KB, `the JS heap kept ${((run.heap[1] - run.heap[0]) / 1024).toFixed(0)} MB (${line})`);
     assert.equal(problems(), [], `faults logged (${line})`);
     const fresh = await connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId: `after-fuzz-${version}`, protocolVersion: version });
     const got = new Promise<string>((resolve) => fresh.once('message', (_t, payload) => resolve(payload.toString())));

@@ -1,8 +1,6 @@
 // Simulator memory: resident set size before a fleet connects and with it connected, and the
 // leak check: the JS heap after a forced garbage collection before the fleet came and after it
 // (and the API traffic) left. RSS alone cannot tell a leak from the high-water mark V8 keeps.
-import WebSocket from 'ws';
-import { spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
 import { budgeted, info, mb, type Row } from './table.ts';
 import { rss, sleep } from './children.ts';
 
@@ -12,52 +10,6 @@ export const AFTER_SHARE = 0.2;
 export const AFTER_ALLOWANCE = 16 * 1024 * 1024;
 /** What each connected, subscribed client may add to the RSS while connected. */
 export const PER_CLIENT = 64 * 1024;
-
-export interface Inspectable {
-  sim: SpawnedSimulator;
-  /** Collects garbage in the simulator, then returns its JS heap in use and RSS. */
-  heap(): Promise<{ heapUsed: number; rss: number }>;
-  close(): void;
-}
-
-/**
- * Spawns the simulator with the inspector on a random loopback port, so the benchmark can force
- * a garbage collection before reading the heap: without it, what V8 has not collected yet
- * would look like a leak.
- */
-export async function spawnInspectable(args: string[]): Promise<Inspectable> {
-  const previous = process.env.NODE_OPTIONS;
-  process.env.NODE_OPTIONS = `${previous ?? ''} --inspect=127.0.0.1:0`.trim();
-  const started = spawnSimulator(args);
-  // The child has its environment now; the load processes started later must not inherit it.
-  if (previous === undefined) delete process.env.NODE_OPTIONS;
-  else process.env.NODE_OPTIONS = previous;
-  const sim = await started;
-  const url = /Debugger listening on (ws:\/\/\S+)/.exec(sim.stderr())?.[1];
-  if (!url) throw new Error('the simulator did not open the inspector');
-  const socket = new WebSocket(url);
-  await new Promise((resolve, reject) => (socket.once('open', resolve), socket.once('error', reject)));
-  let id = 0;
-  const pending = new Map<number, (result: any) => void>();
-  socket.on('message', (data) => {
-    const message = JSON.parse(String(data)) as { id?: number; result?: unknown };
-    if (message.id !== undefined) pending.get(message.id)?.(message.result);
-  });
-  const send = (method: string, params: Record<string, unknown> = {}) => new Promise<any>((resolve) => {
-    pending.set(++id, resolve);
-    socket.send(JSON.stringify({ id, method, params }));
-  });
-  return {
-    sim,
-    async heap() {
-      await send('HeapProfiler.collectGarbage');
-      const { result } = await send('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true });
-      const usage = JSON.parse(result.value as string) as { heapUsed: number; rss: number };
-      return { heapUsed: usage.heapUsed, rss: usage.rss };
-    },
-    close: () => socket.close(),
-  };
-}
 
 /** RSS a little after the fleet settled (the lowest of a few samples). */
 export async function settledRss(pid: number, seconds: number): Promise<number> {

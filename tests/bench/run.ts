@@ -7,13 +7,13 @@
 // (tests/bench/fleet.ts); the MQTT comparison runs on a fresh simulator, with one extra round on
 // the fleet's simulator after the fleet has left.
 import os from 'node:os';
-import { login, request, spawnSimulator } from '../helpers/simulator.ts';
+import { login, request, spawnInspectable, spawnSimulator } from '../helpers/simulator.ts';
 import { apiRows } from './api.ts';
 import { browserRows } from './browser.ts';
 import { bundleRows } from './bundle.ts';
 import { rss, sleep, startChild } from './children.ts';
 import { explorerRows } from './explorer.ts';
-import { memoryRows, settledRss, spawnInspectable } from './memory.ts';
+import { memoryRows, settledRss } from './memory.ts';
 import { afterFleetRow, mqttRows } from './mqtt.ts';
 import { failed, info, print, save, type Row } from './table.ts';
 
