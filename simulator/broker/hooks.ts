@@ -232,6 +232,26 @@ function settle(order: PublishOrder, seq: number): void {
   }
 }
 
+/** A sequenced PUBLISH being routed: its connection's order, its place there, Aedes' number for it. */
+interface Place {
+  order: PublishOrder;
+  seq: number;
+  number: number;
+}
+
+/**
+ * The routing's done of a sequenced PUBLISH: its place is settled, then Aedes' own done runs.
+ * Made here, not inline: a closure named by assignment in the publish path would be renamed on
+ * every message (esbuild's keepNames through tsx), which cost a third of the throughput.
+ */
+function settlingDone(routing: Map<number, Place>, place: Place, done: Done | undefined): Done {
+  return (err) => {
+    routing.delete(place.number);
+    settle(place.order, place.seq);
+    done?.(err);
+  };
+}
+
 /** A PUBLISH of `client` will not be routed (a duplicate QoS 2 id, refused): later ones need not wait for it. */
 export function publishGivenUp(client: Client, packet: object): void {
   const seq = (packet as Sequenced)[SEQ];
@@ -324,24 +344,19 @@ function install(broker: Aedes): Hooks {
     }
     // Settled once emitted, or when its routing ends without (a step took it, it failed).
     const counters = broker as unknown as { counter: number };
-    let number = 0;
-    const settling = done;
-    done = (err) => {
-      routing.delete(number);
-      settle(order, seq);
-      settling?.(err);
-    };
+    const place: Place = { order, seq, number: 0 };
+    const ended = settlingDone(routing, place, done);
     const steps = message.list;
-    for (let i = 0; i < steps.length; i++) if (steps[i](p, c, done)) return;
+    for (let i = 0; i < steps.length; i++) if (steps[i](p, c, ended)) return;
     // Aedes numbers the message it routes with the broker's counter, first thing (aedes-packet).
-    number = counters.counter + 1;
-    routing.set(number, { order, seq });
-    route.call(broker, p, c, done);
-    if (counters.counter < number) routing.delete(number);
+    place.number = counters.counter + 1;
+    routing.set(place.number, place);
+    route.call(broker, p, c, ended);
+    if (counters.counter < place.number) routing.delete(place.number);
   };
 
   // The moment a message is routed: a connection's message waits for its earlier ones.
-  const routing = new Map<number, { order: PublishOrder; seq: number }>();
+  const routing = new Map<number, Place>();
   const mq = (broker as unknown as { mq: { emit(packet: { brokerCounter?: number }, cb?: Done): void } }).mq;
   const emit = mq.emit;
   mq.emit = function (packet, cb) {
