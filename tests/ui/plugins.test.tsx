@@ -187,7 +187,9 @@ test('install: a refused package shows "Upload Failed" with the reason and can b
   api.restore();
 });
 
-test('install: an expired session during the upload goes back to login', async () => {
+// Changed with the sign-in dialog (issue #34): the page and the chosen file stay; signing out
+// from the dialog still goes back to login.
+test('install: an expired session during the upload asks to sign in again over the page', async () => {
   await open('/plugins/install');
   const restore = installFakeXhr();
   const { api } = broker([]);
@@ -195,6 +197,9 @@ test('install: an expired session during the upload goes back to login', async (
   await act(() => chooseFile(byTest('plugin-upload-input'), new File(['x'], 'p-1.tar.gz')));
   await click(byTest('plugin-upload-submit'));
   await act(() => FakeXhr.requests[0].respond(401, { code: 'TOKEN_TIME_OUT', message: 'expired' }));
+  await waitFor(() => byTest('reauth-dialog'));
+  assert.is(route(), '/plugins/install');
+  await click(byTest('reauth-sign-out'));
   await waitFor(() => route().startsWith('/login'));
   assert.is(route(), '/login?to=%2Fplugins%2Finstall');
   restore();

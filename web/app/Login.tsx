@@ -18,7 +18,7 @@ import { Form } from '../ui/Form.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import type { FieldDecl } from '../ui/resource.ts';
 
-const loginFields: FieldDecl[] = [
+export const loginFields: FieldDecl[] = [
   { name: 'username', label: 'login.username', rules: [usernameRequired], autoComplete: 'username' },
   { name: 'password', label: 'login.password', kind: 'password', rules: [passwordRequired], autoComplete: 'current-password' },
 ];
@@ -27,6 +27,11 @@ const changeFields: FieldDecl[] = [
   { name: 'new_pwd', label: 'login.newPassword', kind: 'password', rules: [passwordRequired, password, notSameAs('old_pwd')], help: 'validation.password' },
   { name: 'confirm_pwd', label: 'login.confirmPassword', kind: 'password', rules: [passwordRequired, sameAs('new_pwd')] },
 ];
+
+/** The sentence shown in the form for a refused sign-in the user can act on, else undefined. */
+export function loginProblem(error: unknown): string | undefined {
+  return error instanceof ApiError && ['BAD_USERNAME_OR_PWD', 'LOGIN_LOCKED', 'TOO_MANY_REQUESTS'].includes(error.code) ? t(`errors.${error.code}`) : undefined;
+}
 
 /** Where to go after login: `?to=` when it is an in-app path, else the overview. */
 function target(): string {
@@ -59,11 +64,9 @@ export function Login() {
       if (promptPassword) setPhase('change');
       else await navigate(target(), { replace: true, force: true });
     } catch (error) {
-      if (error instanceof ApiError && ['BAD_USERNAME_OR_PWD', 'LOGIN_LOCKED', 'TOO_MANY_REQUESTS'].includes(error.code)) {
-        setProblem(t(`errors.${error.code}`));
-      } else {
-        handleError(error);
-      }
+      const known = loginProblem(error);
+      if (known) setProblem(known);
+      else handleError(error);
     }
   };
 

@@ -2,14 +2,11 @@
  * The one error path of the console: every caught failure goes to `handleError`, which expires
  * the session on 401, shows a toast, and hands field errors to a form. No empty catch elsewhere.
  */
-import { ApiError } from './api.ts';
+import { ApiError, isSessionExpired } from './api.ts';
 import { hasMessage, t } from './i18n.ts';
 import { currentPath, navigate } from './navigation.ts';
 import { clearSession } from './session.ts';
 import { toast } from './toasts.ts';
-
-/** 401 codes that mean the token is gone or expired (emqx-api-part1.md §1.2). */
-export const SESSION_CODES = ['BAD_TOKEN', 'TOKEN_TIME_OUT', 'AUTHORIZATION_HEADER_ERROR'];
 
 /** A raw reason put in words: a message key, its values, and the form field it is about. */
 export interface ReasonSentence {
@@ -85,9 +82,22 @@ export function fieldOfError(error: ApiError, fields: string[]): string | undefi
 }
 
 let expiring = false;
+let signInOver: (() => void) | null = null;
 
-/** Ends the session and returns to login, keeping the page to come back to (spec part1 §2). */
+/**
+ * Lets the logged-in shell ask for the password over the screen when the session has expired
+ * (lib/reauth.ts), instead of leaving the screen for the login page.
+ */
+export function setSignInOver(prompt: typeof signInOver) {
+  signInOver = prompt;
+}
+
+/**
+ * Ends the session and returns to login, keeping the page to come back to (spec part1 §2); in
+ * the logged-in shell, signing in again happens over the screen instead.
+ */
 export function expireSession() {
+  if (signInOver) return signInOver();
   if (expiring) return;
   expiring = true;
   const back = currentPath();
@@ -109,7 +119,7 @@ export function handleError(
 ) {
   if (error instanceof ApiError) {
     if (error.code === 'ECONNABORTED' && error.message === 'canceled') return;
-    if (error.status === 401 && SESSION_CODES.includes(error.code)) return expireSession();
+    if (isSessionExpired(error)) return expireSession();
     // A write that failed is always told in a toast; a field it names also shows it in place.
     const named = sentenceOf(error)?.field;
     const field = form && (named && form.fields.includes(named) ? named : fieldOfError(error, form.fields));

@@ -4,9 +4,9 @@
  */
 import { useEffect, useLayoutEffect, useState } from 'react';
 import { proxy, useSnapshot } from 'valtio';
-import { ApiError } from './api.ts';
+import { ApiError, isSessionExpired } from './api.ts';
 import { confirm } from './confirm.ts';
-import { handleError, SESSION_CODES } from './errors.ts';
+import { handleError } from './errors.ts';
 import { t } from './i18n.ts';
 import { toast } from './toasts.ts';
 
@@ -42,7 +42,7 @@ export function useRemote<T>(resource: string, loader: (signal: AbortSignal) => 
       (error) => {
         if (controller.signal.aborted) return;
         // A dead session redirects to login; other failures stay on screen with a retry.
-        if (error instanceof ApiError && error.status === 401 && SESSION_CODES.includes(error.code)) handleError(error);
+        if (isSessionExpired(error)) handleError(error);
         setState((prev) => ({ data: prev.data, error, loading: false }));
       },
     );

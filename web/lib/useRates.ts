@@ -6,8 +6,8 @@
  * is stored, and no history exists from before a page first read its source.
  */
 import { useEffect, useState } from 'react';
-import { ApiError } from './api.ts';
-import { handleError, SESSION_CODES } from './errors.ts';
+import { ApiError, isSessionExpired } from './api.ts';
+import { handleError } from './errors.ts';
 
 /** One reading: counters by name at a moment (epoch ms). */
 export interface RateSample {
@@ -124,7 +124,7 @@ export function useRates(source: string, load: (signal: AbortSignal) => Promise<
         (error) => {
           if (mine.signal.aborted) return;
           // A dead session goes to login; other failures stay on the chart with a retry.
-          if (error instanceof ApiError && error.status === 401 && SESSION_CODES.includes(error.code)) handleError(error);
+          if (isSessionExpired(error)) handleError(error);
           setState((prev) => ({ history: prev.history, error }));
         },
       );

@@ -1,0 +1,127 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { App } from '../../web/app/App.tsx';
+import { restoreSession, session } from '../../web/lib/session.ts';
+import { saveUser } from '../../web/lib/storage.ts';
+import { fakeApi, type Call } from '../helpers/fakeApi.ts';
+import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor } from '../helpers/render.tsx';
+
+const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
+const expired = { status: 401, body: { code: 'TOKEN_TIME_OUT', message: 'Token expired' } };
+
+async function signedIn(path: string, username = 'ops') {
+  reset(path);
+  await saveUser({ username, token: 'old-token' });
+  await restoreSession();
+}
+
+const bearer = (call: Call) => call.headers.get('authorization');
+
+test.after.each(cleanup);
+
+test('a write refused for an expired login keeps the screen and the form; after signing in in the dialog it is offered again and sent', async () => {
+  await signedIn('/users');
+  const posted: unknown[] = [];
+  const api = fakeApi({
+    'GET /users': (call) => (bearer(call) === 'Bearer old-token' || bearer(call) === 'Bearer new-token' ? { body: [{ username: 'admin' }] } : expired),
+    'GET /alarms': alarms,
+    'POST /users': (call) => {
+      if (bearer(call) !== 'Bearer new-token') return expired;
+      posted.push(call.body);
+      return { body: { username: 'carol' } };
+    },
+    'POST /login': (call) => ((call.body as { password: string }).password === 'right-one1'
+      ? { body: { token: 'new-token', version: '5.8.9', license: { edition: 'ee' } } }
+      : { status: 401, body: { code: 'BAD_USERNAME_OR_PWD', message: 'Auth failed' } }),
+  });
+  await mount(<App />);
+  await waitFor(() => byTest('users-create'));
+  await click(byTest('users-create'));
+  const form = () => byTest('users-create-form')!.querySelector('form')!;
+  await type(form().querySelector('[name=username]'), 'carol');
+  await type(form().querySelector('[name=password]'), 'secret-1234');
+  await type(form().querySelector('[name=confirm]'), 'secret-1234');
+  await submit(form());
+  await waitFor(() => byTest('reauth-dialog'));
+  assert.is(route(), '/users', 'the screen stays');
+  assert.is((form().querySelector('[name=username]') as HTMLInputElement).value, 'carol', 'the form keeps its values');
+  assert.ok(byTest('reauth-reason')!.textContent!.startsWith('Login has expired, please login again'));
+  const dialogForm = () => byTest('reauth-form')!.querySelector('form') ?? byTest('reauth-form')!;
+  assert.is((byTest('reauth-dialog')!.querySelector('[name=username]') as HTMLInputElement).value, 'ops');
+  // A wrong password is said in the dialog; nothing is sent meanwhile.
+  await type(byTest('reauth-dialog')!.querySelector('[name=password]'), 'wrong-one1');
+  await submit(dialogForm());
+  await waitFor(() => byTest('reauth-error'));
+  assert.ok(text().includes('Incorrect username or password'));
+  await type(byTest('reauth-dialog')!.querySelector('[name=password]'), 'right-one1');
+  await submit(dialogForm());
+  await waitFor(() => byTest('reauth-resend'));
+  assert.is(session.token, 'new-token');
+  assert.ok(byTest('reauth-writes')!.textContent!.includes('POST /users'));
+  assert.is(posted.length, 0, 'nothing is sent again before the operator says so');
+  await click(byTest('reauth-resend'));
+  await waitFor(() => !byTest('users-create-form'));
+  assert.is(posted.length, 1);
+  assert.equal((posted[0] as { username: string }).username, 'carol');
+  assert.ok(text().includes('User created'));
+  assert.not.ok(byTest('reauth-dialog'));
+  api.restore();
+});
+
+test('declining to send again keeps the form as it was, and nothing is sent', async () => {
+  await signedIn('/users');
+  let posts = 0;
+  const api = fakeApi({
+    'GET /users': { body: [{ username: 'admin' }] },
+    'GET /alarms': alarms,
+    'POST /users': () => (posts++, expired),
+    'POST /login': { body: { token: 'new-token', version: '5.8.9' } },
+  });
+  await mount(<App />);
+  await waitFor(() => byTest('users-create'));
+  await click(byTest('users-create'));
+  const form = () => byTest('users-create-form')!.querySelector('form')!;
+  await type(form().querySelector('[name=username]'), 'dave');
+  await type(form().querySelector('[name=password]'), 'secret-1234');
+  await type(form().querySelector('[name=confirm]'), 'secret-1234');
+  await submit(form());
+  await waitFor(() => byTest('reauth-dialog'));
+  await type(byTest('reauth-dialog')!.querySelector('[name=password]'), 'secret-9999');
+  await submit(byTest('reauth-form')!.querySelector('form') ?? byTest('reauth-form'));
+  await waitFor(() => byTest('reauth-discard'));
+  await click(byTest('reauth-discard'));
+  await waitFor(() => !byTest('reauth-dialog'));
+  assert.is(posts, 1);
+  assert.is((form().querySelector('[name=username]') as HTMLInputElement).value, 'dave');
+  assert.not.ok((byTest('users-create-form')!.querySelector('[data-test=form-submit]') as HTMLButtonElement).disabled, 'Save can be pressed again');
+  api.restore();
+});
+
+test('reads refused for an expired login are sent again by themselves once signed in; signing out goes to the login page', async () => {
+  await signedIn('/users');
+  let token = 'old-token';
+  const api = fakeApi({
+    'GET /users': (call) => (bearer(call) === `Bearer ${token}` && token !== 'old-token' ? { body: [{ username: 'eve' }] } : expired),
+    'GET /alarms': alarms,
+    'POST /login': () => ((token = 'fresh'), { body: { token: 'fresh', version: '5.8.9' } }),
+  });
+  await mount(<App />);
+  await waitFor(() => byTest('reauth-dialog'));
+  assert.is(route(), '/users');
+  await type(byTest('reauth-dialog')!.querySelector('[name=password]'), 'secret-9999');
+  await submit(byTest('reauth-form')!.querySelector('form') ?? byTest('reauth-form'));
+  await waitFor(() => document.querySelector('[data-test=users-row][data-key=eve]'));
+  assert.not.ok(byTest('reauth-dialog'), 'no write waited: the dialog closes');
+  // Expired again: this time the operator signs out.
+  token = 'old-token';
+  session.token = 'old-token';
+  await click(byTest('users-refresh'));
+  await waitFor(() => byTest('reauth-sign-out'));
+  await click(byTest('reauth-sign-out'));
+  await waitFor(() => route().startsWith('/login'));
+  assert.is(route(), '/login?to=%2Fusers');
+  assert.is(session.token, '');
+  api.restore();
+});
+
+test.run();
