@@ -20,6 +20,7 @@ setReloader(() => reloads.push(Date.now()));
 export function reset(path = '/') {
   if (root) render(null, root);
   localStorage.clear();
+  sessionStorage.clear();
   clearSession();
   toasts.items.splice(0);
   confirmState.current = null;

@@ -15,6 +15,14 @@ async function signedIn(path: string, username = 'ops') {
   await restoreSession();
 }
 
+/** A reload: the page goes (its components run no clean-up, so session storage stays as it was) and the console starts again. */
+async function reload() {
+  const kept = { ...sessionStorage };
+  cleanup();
+  for (const [key, value] of Object.entries(kept)) sessionStorage.setItem(key, value);
+  await mount(<App />);
+}
+
 const bearer = (call: Call) => call.headers.get('authorization');
 
 test.after.each(cleanup);
@@ -121,6 +129,63 @@ test('reads refused for an expired login are sent again by themselves once signe
   await waitFor(() => route().startsWith('/login'));
   assert.is(route(), '/login?to=%2Fusers');
   assert.is(session.token, '');
+  api.restore();
+});
+
+test('when the broker stops answering the console asks /status by itself, says when it is back and reloads the screen', async () => {
+  await signedIn('/users');
+  let down = true;
+  let listed = 0;
+  const api = fakeApi({
+    'GET /users': () => (listed++, { body: [{ username: 'after' }] }),
+    'GET /alarms': alarms,
+    'GET /status': { body: 'Node emqx@127.0.0.1 is started\nemqx is running' },
+  });
+  const fake = globalThis.fetch;
+  const statusAsked: number[] = [];
+  globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+    if (String(input).includes('/status')) statusAsked.push(Date.now());
+    return down ? Promise.reject(new TypeError('Failed to fetch')) : fake(input, init);
+  }) as typeof fetch;
+  await mount(<App />);
+  await waitFor(() => byTest('connection-lost'));
+  assert.ok(text().includes('The broker has not answered since'));
+  await waitFor(() => statusAsked.length >= 1, 2500);
+  down = false;
+  await waitFor(() => !byTest('connection-lost'), 6000);
+  assert.ok(text().includes('The broker answers again'));
+  await waitFor(() => document.querySelector('[data-test=users-row][data-key=after]'));
+  assert.ok(api.calls.some((c) => c.path === '/status'), 'the server was asked at /status');
+  globalThis.fetch = fake;
+  api.restore();
+});
+
+test('a form drawer and what was typed in it come back after a reload, but never a password; saving forgets the draft', async () => {
+  await signedIn('/users');
+  const api = fakeApi({ 'GET /users': { body: [{ username: 'admin' }] }, 'GET /alarms': alarms, 'POST /users': { body: { username: 'frank' } } });
+  await mount(<App />);
+  await waitFor(() => byTest('users-create'));
+  await click(byTest('users-create'));
+  const form = () => byTest('users-create-form')!.querySelector('form')!;
+  await type(form().querySelector('[name=username]'), 'frank');
+  await type(form().querySelector('[name=description]'), 'night shift');
+  await type(form().querySelector('[name=password]'), 'secret-1234');
+  const kept = JSON.stringify({ ...sessionStorage });
+  assert.ok(kept.includes('night shift'));
+  assert.not.ok(kept.includes('secret-1234'), 'a password is never kept');
+  await reload();
+  await waitFor(() => byTest('users-create-form'));
+  assert.is((form().querySelector('[name=username]') as HTMLInputElement).value, 'frank');
+  assert.is((form().querySelector('[name=description]') as HTMLTextAreaElement).value, 'night shift');
+  assert.is((form().querySelector('[name=password]') as HTMLInputElement).value, '');
+  await type(form().querySelector('[name=password]'), 'secret-1234');
+  await type(form().querySelector('[name=confirm]'), 'secret-1234');
+  await submit(form());
+  await waitFor(() => !byTest('users-create-form'));
+  assert.not.ok(JSON.stringify({ ...sessionStorage }).includes('frank'), 'saved: the draft is gone');
+  await reload();
+  await waitFor(() => byTest('users-create'));
+  assert.not.ok(byTest('users-create-form'));
   api.restore();
 });
 

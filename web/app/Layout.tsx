@@ -16,6 +16,7 @@ import { setLeftBarCollapse, settings } from '../lib/settings.ts';
 import { readSettings, writeSettings } from '../lib/storage.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { usePressOutside } from '../ui/usePopover.ts';
+import { ConnectionBanner } from './ConnectionBanner.tsx';
 import { Header } from './Header.tsx';
 import { MENU_ICONS } from './menuIcons.ts';
 import { isSubGroup, menu, screenAt } from './routes.ts';
@@ -118,7 +119,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
           })}
         </nav>
       </aside>
-      <main class="content" id="main-content" tabIndex={-1} ref={main}>{children}</main>
+      <main class="content" id="main-content" tabIndex={-1} ref={main}><ConnectionBanner />{children}</main>
     </div>
   );
 }

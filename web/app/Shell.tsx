@@ -10,6 +10,7 @@ import './shellMessages.ts';
 import '../ui/configFields.tsx';
 // Every API error in words (the broker's error codes and known reasons); the login page has its own few.
 import '../lib/errorCatalog.ts';
+import { watchConnection } from '../lib/connection.ts';
 import { installReauth } from '../lib/reauth.ts';
 import { Layout } from './Layout.tsx';
 import { NotFound } from './NotFound.tsx';
@@ -20,6 +21,8 @@ import { SignInDialog } from './SignInDialog.tsx';
 export default function Shell() {
   // While the shell is shown, an expired session is signed in again over the screen.
   useLayoutEffect(installReauth, []);
+  // and an outage is watched, to say when the broker is back and reload what the screen shows.
+  useLayoutEffect(watchConnection, []);
   return (
     <>
     <Switch>

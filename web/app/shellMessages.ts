@@ -25,20 +25,26 @@ export const shellMessages = defineMessages({
   'header.loggedOut': { zh: '已退出登录', en: 'Logged out' },
   'reauth.title': { zh: '重新登录', en: 'Sign in again' },
   'reauth.expired': {
-    zh: '登录已过期，请重新登录。Broker 不再接受当前登录（它可能已重启）；登录后可在此页面继续，已填写的内容不会丢失。',
-    en: 'Login has expired, please login again. The broker no longer accepts this login (it may have restarted); once signed in you carry on here, and nothing typed is lost.',
+    zh: '登录已过期，请重新登录。Broker 不再接受此登录（可能已重启）；登录后在此继续，已填内容不会丢失。',
+    en: 'Login has expired, please login again. The broker no longer takes this login (it may have restarted); sign in to carry on here, nothing typed is lost.',
   },
   'reauth.passwordChanged': {
-    zh: '密码已修改。Broker 在密码修改后会使该用户的所有登录失效，请使用新密码重新登录。',
-    en: 'The password has been changed. The broker ends every login of a user whose password changes: sign in with the new password.',
+    zh: '密码已修改，Broker 因此结束了该用户的所有登录：请用新密码重新登录。',
+    en: 'The password was changed, so the broker ended every login of this user: sign in with the new password.',
   },
   'reauth.resendTitle': { zh: '已重新登录', en: 'Signed in again' },
   'reauth.resendText': {
-    zh: '以下 {{count}} 项更改在登录失效时未被 Broker 接受，是否重新发送？',
-    en: 'The broker did not take {{count}} change(s) while the login was expired. Send again?',
+    zh: '登录过期期间 Broker 未接受以下 {{count}} 项更改，是否重新发送？',
+    en: 'The broker refused {{count}} change(s) while the login was expired. Send again?',
   },
   'reauth.resend': { zh: '重新发送', en: 'Send again' },
   'reauth.discard': { zh: '不发送', en: 'Do not send' },
+  'connection.lost': {
+    zh: '自 {{time}} 起无法连接到 Broker，正在自动重试…',
+    en: 'The broker has not answered since {{time}}; trying again by itself…',
+  },
+  'connection.tryNow': { zh: '立即重试', en: 'Try now' },
+  'connection.back': { zh: 'Broker 已恢复响应，页面数据已刷新', en: 'The broker answers again; the screen has been refreshed' },
   'notFound.title': { zh: '页面未找到', en: 'Page not found' },
   'notFound.back': { zh: '返回首页', en: 'Back to the overview' },
 });

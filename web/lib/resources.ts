@@ -11,10 +11,22 @@ import { t } from './i18n.ts';
 import { toast } from './toasts.ts';
 
 const versions = proxy<Record<string, number>>({});
+/** Counts `refreshAll` calls: every loader of every screen re-runs when it grows. */
+const EVERYTHING = '*';
 
 /** Announces that `resource` changed, so every list of it reloads. */
 export function touch(resource: string) {
   versions[resource] = (versions[resource] ?? 0) + 1;
+}
+
+/** Reloads everything every screen shows (the broker answers again after an outage). */
+export function refreshAll() {
+  touch(EVERYTHING);
+}
+
+/** The `refreshAll` count, for loaders outside `useRemote` to re-run with. */
+export function useRefreshCount(): number {
+  return useSnapshot(versions)[EVERYTHING] ?? 0;
 }
 
 export interface Remote<T> {
@@ -29,7 +41,8 @@ export interface Remote<T> {
  * Example: `const users = useRemote('users', (signal) => api.get('/users', { signal }), '')`.
  */
 export function useRemote<T>(resource: string, loader: (signal: AbortSignal) => Promise<T>, key = '', refreshMs = 0): Remote<T> {
-  const version = useSnapshot(versions)[resource] ?? 0;
+  const snap = useSnapshot(versions);
+  const version = (snap[resource] ?? 0) + (snap[EVERYTHING] ?? 0);
   const [tick, setTick] = useState(0);
   const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
   // Asked for as soon as the screen is in the DOM, not after its first paint (a layout effect):

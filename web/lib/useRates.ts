@@ -8,6 +8,7 @@
 import { useEffect, useState } from 'react';
 import { ApiError, isSessionExpired } from './api.ts';
 import { handleError } from './errors.ts';
+import { useRefreshCount } from './resources.ts';
 
 /** One reading: counters by name at a moment (epoch ms). */
 export interface RateSample {
@@ -107,6 +108,8 @@ export interface Rates {
 export function useRates(source: string, load: (signal: AbortSignal) => Promise<Record<string, number>>, everyMs = 2000): Rates {
   const [state, setState] = useState<{ history?: History; error?: unknown }>(() => ({ history: histories.get(source) }));
   const [attempt, setAttempt] = useState(0);
+  // After an outage (lib/connection.ts) reading starts again by itself.
+  const refreshed = useRefreshCount();
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let controller: AbortController | undefined;
@@ -148,7 +151,7 @@ export function useRates(source: string, load: (signal: AbortSignal) => Promise<
       pause();
       document.removeEventListener('visibilitychange', onVisibility);
     };
-  }, [source, everyMs, attempt]);
+  }, [source, everyMs, attempt, refreshed]);
   return {
     minute: ratesOf(state.history?.minute ?? []),
     hour: ratesOf(state.history?.hour ?? []),

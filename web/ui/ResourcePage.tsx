@@ -6,9 +6,10 @@
  * that write; `anyRole` marks what stays.
  */
 import type { ComponentChild } from 'preact';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { canWrite, has } from '../lib/broker.ts';
+import { readDraft, writeDraft } from '../lib/drafts.ts';
 import { t } from '../lib/i18n.ts';
 import { useQuery } from '../lib/query.ts';
 import { perform, touch, useRemote } from '../lib/resources.ts';
@@ -23,6 +24,9 @@ import { ResourceTable } from './ResourceTable.tsx';
 import type { FormDecl, ResourceDecl, RowAction } from './resource.ts';
 
 type Open<Row> = { title: string; test: string; form?: FormDecl<Row>; body?: ComponentChild; row?: Row; anyRole?: boolean };
+/** Which form drawer is open, kept with the form's draft so that a reload opens it again. */
+type OpenDraft = { action: string; row?: string };
+const DRAWER_DRAFT = 'drawer';
 
 /** Whether a row action is offered to this user. */
 const allowed = <Row,>(action: RowAction<Row>, row: Row, writer: boolean) =>
@@ -31,7 +35,11 @@ const allowed = <Row,>(action: RowAction<Row>, row: Row, writer: boolean) =>
 export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<Row>; title?: boolean }) {
   const [query, setQuery] = useQuery();
   const list = useRemote(decl.name, (signal) => decl.list(query, signal), JSON.stringify(query), decl.refreshMs);
-  const [open, setOpen] = useState<Open<Row> | null>(null);
+  const [open, setOpenState] = useState<Open<Row> | null>(null);
+  const setOpen = (next: Open<Row> | null, draft?: OpenDraft) => {
+    writeDraft(DRAWER_DRAFT, next?.form ? draft : undefined);
+    setOpenState(next);
+  };
   const [selected, setSelected] = useState<string[]>([]);
   const { visible, chooser } = useColumns(decl.name, decl.columns.filter((c) => !c.requires || has(c.requires)));
   const rows = list.data?.rows;
@@ -39,12 +47,25 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
   const writer = canWrite();
   const bulk = writer ? decl.bulk : undefined;
 
+  const openCreate = () => setOpen({ title: t(decl.create!.title), form: decl.create!, test: `${decl.name}-create-form` }, { action: 'create' });
   const act = (action: RowAction<Row>, row: Row) => {
     const test = `${decl.name}-${action.key}-form`;
-    if (action.form) return setOpen({ title: t(action.form.title), form: action.form, row, test, anyRole: allowed(action, row, false) });
+    if (action.form) return setOpen({ title: t(action.form.title), form: action.form, row, test, anyRole: allowed(action, row, false) }, { action: action.key, row: decl.rowKey(row) });
     if (action.view) return setOpen({ title: t(action.view.title), body: action.view.render(row), test: `${decl.name}-${action.key}-view` });
     void perform({ resource: decl.name, run: () => action.run!(row), confirm: action.confirm, danger: action.danger, success: action.success, params: { key: decl.rowKey(row) } });
   };
+
+  // After a reload, the form drawer that was open opens again (its values come from its draft).
+  const [reopen, setReopen] = useState(() => readDraft<OpenDraft>(DRAWER_DRAFT));
+  useEffect(() => {
+    if (!reopen || (reopen.action !== 'create' && !rows)) return;
+    setReopen(undefined);
+    const action = decl.actions?.find((a) => a.key === reopen.action && a.form);
+    const row = rows?.find((r) => decl.rowKey(r) === reopen.row);
+    if (reopen.action === 'create' && decl.create && writer) openCreate();
+    else if (action && row && allowed(action, row, writer)) act(action, row);
+    else writeDraft(DRAWER_DRAFT, undefined);
+  }, [rows]);
 
   const submit = async (form: FormDecl<Row>, values: Record<string, unknown>, row?: Row) => {
     await form.submit(values, row);
@@ -72,7 +93,7 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
             <Icon name="refresh" />
           </button>
           {decl.create && writer && (
-            <button type="button" data-test={`${decl.name}-create`} onClick={() => setOpen({ title: t(decl.create!.title), form: decl.create!, test: `${decl.name}-create-form` })}>
+            <button type="button" data-test={`${decl.name}-create`} onClick={openCreate}>
               <Icon name="plus" /> {t(decl.createLabel ?? 'common.create')}
             </button>
           )}
@@ -105,7 +126,8 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
       {open && (
         <Drawer title={open.title} onClose={() => setOpen(null)} test={open.test}>
           {open.form
-            ? <Form fields={open.form.fields} initial={open.form.initial?.(open.row)} anyRole={open.anyRole} onCancel={() => setOpen(null)} onSubmit={(values) => submit(open.form!, values, open.row)} />
+            ? <Form fields={open.form.fields} initial={open.form.initial?.(open.row)} anyRole={open.anyRole} draft={open.test}
+              onCancel={() => setOpen(null)} onSubmit={(values) => submit(open.form!, values, open.row)} />
             : open.body}
         </Drawer>
       )}

@@ -3,8 +3,8 @@
  * /authentication` (appended to the end of the chain, api part2 §2.1). EMQX 5.5 has no dry-run
  * endpoint for authenticators, so the wizard offers no connection test.
  */
-import { useState } from 'react';
 import { api } from '../../../lib/api.ts';
+import { useDraftState } from '../../../lib/drafts.ts';
 import { t } from '../../../lib/i18n.ts';
 import { navigate } from '../../../lib/navigation.ts';
 import { touch, useRemote } from '../../../lib/resources.ts';
@@ -19,9 +19,9 @@ const MECHANISMS = Object.keys(BACKENDS);
 export default function AuthnCreatePage() {
   const existing = useRemote('authentication', (signal) => api.get<{ id: string }[]>('/authentication', { signal }));
   const taken = (id: string) => Boolean(existing.data?.some((a) => a.id === id));
-  const [step, setStep] = useState(0);
-  const [mechanism, setMechanism] = useState('password_based');
-  const [backend, setBackend] = useState('built_in_database');
+  const [step, setStep] = useDraftState('authn-step', 0);
+  const [mechanism, setMechanism] = useDraftState('authn-mechanism', 'password_based');
+  const [backend, setBackend] = useDraftState('authn-backend', 'built_in_database');
   const backends = BACKENDS[mechanism];
   const id = authnId(mechanism, backends.length ? backend : undefined);
   const steps = ['authn.stepMechanism', 'authn.stepBackend', 'authn.stepConfig'];
@@ -58,7 +58,7 @@ export default function AuthnCreatePage() {
       {step === 2 && (
         <article class="config-form">
           <h3 class="section-title">{t(`authn.mech.${mechanism}`)}{backends.length ? ` · ${t(`access.kind.${backend}`)}` : ''}</h3>
-          <ConfigForm key={id} kind={AUTHN_KINDS[id]} config={AUTHN_KINDS[id].defaults} submitText={t('common.create')} test="authn-config-form"
+          <ConfigForm key={id} kind={AUTHN_KINDS[id]} config={AUTHN_KINDS[id].defaults} submitText={t('common.create')} test="authn-config-form" draft={`authn-${id}`}
             onSubmit={create} onCancel={() => setStep(backends.length ? 1 : 0)} />
         </article>
       )}
