@@ -1,7 +1,10 @@
 /**
- * Connection settings of the test client: defaults taken from the page (EMQX and the simulator
- * serve MQTT over WebSocket at /mqtt on the dashboard port too), the checks run before
- * connecting, and the mqtt.js options they become. It does not connect.
+ * Connection settings of the test client: the address of the broker's first enabled WebSocket
+ * listener (`GET /listeners`), on the page's host; the checks run before connecting, and the
+ * mqtt.js options they become. The dashboard port itself serves no MQTT: EMQX's dashboard listener
+ * dispatches only `/`, `/static/…` and `/api/v5` (emqx_dashboard.erl, dispatch/0, at v5.5.1), so
+ * the page's own host and port are only what is shown before the listeners are known. It does not
+ * connect.
  */
 import { t } from '../../../lib/i18n.ts';
 import { isEmpty, numberRange, topicName, validate, type Rule } from '../../../lib/validators.ts';
@@ -46,7 +49,28 @@ export function randomClientId(): string {
   return `emqx_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** Settings for a new connection, pointing at the host and port the console was loaded from. */
+/** A listener as `GET /listeners` lists it: the fields the address is read from. */
+export interface Listener {
+  type: string;
+  enable?: boolean;
+  bind: string | number;
+  running?: boolean;
+  status?: { running?: boolean };
+  websocket?: { mqtt_path?: string };
+}
+
+/**
+ * The address of the first enabled `ws`/`wss` listener on the page's host (its bind address is
+ * often 0.0.0.0, which a browser cannot reach), or undefined when there is none.
+ */
+export function listenerAddress(listeners: readonly Listener[], page: { hostname: string } = location): Pick<Settings, 'protocol' | 'host' | 'port' | 'path'> | undefined {
+  const ws = listeners.find((l) => (l.type === 'ws' || l.type === 'wss') && l.enable !== false);
+  const port = ws && Number(String(ws.bind).split(':').pop());
+  if (!ws || !port) return undefined;
+  return { protocol: ws.type as 'ws' | 'wss', host: page.hostname || '127.0.0.1', port, path: ws.websocket?.mqtt_path || '/mqtt' };
+}
+
+/** Settings for a new connection, at the host and port the console was loaded from until the listeners are known. */
 export function defaultSettings(page: { protocol: string; hostname: string; port: string } = location): Settings {
   const secure = page.protocol === 'https:';
   return {
