@@ -13,8 +13,11 @@ const PREFIX = 'emqx-draft:';
 /** Field kinds whose values are never written to a draft. */
 export const SECRET_KINDS = ['password', 'secret', 'cert'];
 
-/** The storage key of the draft `name` on the current screen (its route without the query). */
-const keyOf = (name: string) => `${PREFIX}${currentPath().split('?')[0]}:${name}`;
+/**
+ * The storage key of the draft `name` on the current screen (its route without the query). Taken
+ * once, when the form mounts: when it unmounts the route may already be the next screen's.
+ */
+export const draftKey = (name: string) => `${PREFIX}${currentPath().split('?')[0]}:${name}`;
 
 function storage(): Storage | undefined {
   try {
@@ -25,23 +28,23 @@ function storage(): Storage | undefined {
   }
 }
 
-/** The draft `name` of the current screen, if one is kept. */
-export function readDraft<T = Record<string, unknown>>(name: string): T | undefined {
+/** The draft under `key` (`draftKey`), if one is kept. */
+export function readDraft<T = Record<string, unknown>>(key: string): T | undefined {
   try {
-    const text = storage()?.getItem(keyOf(name));
+    const text = storage()?.getItem(key);
     return text ? (JSON.parse(text) as T) : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Keeps `value` as the draft `name` of the current screen; `undefined` forgets it. */
-export function writeDraft(name: string, value: unknown) {
+/** Keeps `value` as the draft under `key`; `undefined` forgets it. */
+export function writeDraft(key: string, value: unknown) {
   const store = storage();
   if (!store) return;
   try {
-    if (value === undefined) store.removeItem(keyOf(name));
-    else store.setItem(keyOf(name), JSON.stringify(value));
+    if (value === undefined) store.removeItem(key);
+    else store.setItem(key, JSON.stringify(value));
   } catch {
     // Quota exceeded: the draft is not kept, the form goes on.
   }
@@ -53,8 +56,9 @@ export function writeDraft(name: string, value: unknown) {
  * Example: `const [step, setStep] = useDraftState('authn-step', 0)`.
  */
 export function useDraftState<T>(name: string, initial: T): [T, (value: T) => void] {
-  const [value, setValue] = useState<T>(() => readDraft<{ v: T }>(name)?.v ?? initial);
-  useLayoutEffect(() => writeDraft(name, { v: value }), [value]);
-  useLayoutEffect(() => () => writeDraft(name, undefined), []);
+  const [key] = useState(() => draftKey(name));
+  const [value, setValue] = useState<T>(() => readDraft<{ v: T }>(key)?.v ?? initial);
+  useLayoutEffect(() => writeDraft(key, { v: value }), [value]);
+  useLayoutEffect(() => () => writeDraft(key, undefined), []);
   return [value, setValue];
 }

@@ -11,7 +11,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { canWrite, has } from '../lib/broker.ts';
 import { Writable } from './Writable.tsx';
-import { readDraft, SECRET_KINDS, writeDraft } from '../lib/drafts.ts';
+import { draftKey, readDraft, SECRET_KINDS, writeDraft } from '../lib/drafts.ts';
 import { errorDetail, handleError } from '../lib/errors.ts';
 import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/toasts.ts';
@@ -81,18 +81,19 @@ export function Form(props: {
     return { ...base, ...props.initial };
   }, []);
   const prefix = useMemo(() => `f${++formSeq}`, []);
-  const [values, setValues] = useState<Values>(() => ({ ...initial, ...(props.draft ? readDraft(props.draft) : undefined) }));
+  const [draft] = useState(() => props.draft && draftKey(props.draft));
+  const [values, setValues] = useState<Values>(() => ({ ...initial, ...(draft ? readDraft(draft) : undefined) }));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const dirty = props.fields.some((field) => values[field.name] !== initial[field.name]);
   useUnsavedGuard(dirty && !busy);
   // The draft follows the values; it goes with the form (saved, cancelled or closed), not with a reload.
   useLayoutEffect(() => {
-    if (!props.draft) return;
+    if (!draft) return;
     const kept = props.fields.filter((f) => !SECRET_KINDS.includes(f.kind ?? 'text') && values[f.name] !== initial[f.name]);
-    writeDraft(props.draft, kept.length ? Object.fromEntries(kept.map((f) => [f.name, values[f.name]])) : undefined);
+    writeDraft(draft, kept.length ? Object.fromEntries(kept.map((f) => [f.name, values[f.name]])) : undefined);
   }, [values]);
-  useLayoutEffect(() => () => props.draft && writeDraft(props.draft, undefined), []);
+  useLayoutEffect(() => () => draft && writeDraft(draft, undefined), []);
 
   const check = (name: string, next: Values) => {
     const field = props.fields.filter((f) => f.name === name);
@@ -124,7 +125,7 @@ export function Form(props: {
     setBusy(true);
     try {
       await props.onSubmit(values);
-      if (props.draft) writeDraft(props.draft, undefined);
+      if (draft) writeDraft(draft, undefined);
     } catch (error) {
       const mapped = props.mapError?.(error);
       if (mapped) {

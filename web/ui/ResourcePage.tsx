@@ -6,10 +6,10 @@
  * that write; `anyRole` marks what stays.
  */
 import type { ComponentChild } from 'preact';
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { canWrite, has } from '../lib/broker.ts';
-import { readDraft, writeDraft } from '../lib/drafts.ts';
+import { draftKey, readDraft, writeDraft } from '../lib/drafts.ts';
 import { t } from '../lib/i18n.ts';
 import { useQuery } from '../lib/query.ts';
 import { perform, touch, useRemote } from '../lib/resources.ts';
@@ -26,7 +26,7 @@ import type { FormDecl, ResourceDecl, RowAction } from './resource.ts';
 type Open<Row> = { title: string; test: string; form?: FormDecl<Row>; body?: ComponentChild; row?: Row; anyRole?: boolean };
 /** Which form drawer is open, kept with the form's draft so that a reload opens it again. */
 type OpenDraft = { action: string; row?: string };
-const DRAWER_DRAFT = 'drawer';
+
 
 /** Whether a row action is offered to this user. */
 const allowed = <Row,>(action: RowAction<Row>, row: Row, writer: boolean) =>
@@ -35,9 +35,10 @@ const allowed = <Row,>(action: RowAction<Row>, row: Row, writer: boolean) =>
 export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<Row>; title?: boolean }) {
   const [query, setQuery] = useQuery();
   const list = useRemote(decl.name, (signal) => decl.list(query, signal), JSON.stringify(query), decl.refreshMs);
+  const [drawerDraft] = useState(() => draftKey(`${decl.name}-drawer`));
   const [open, setOpenState] = useState<Open<Row> | null>(null);
   const setOpen = (next: Open<Row> | null, draft?: OpenDraft) => {
-    writeDraft(DRAWER_DRAFT, next?.form ? draft : undefined);
+    writeDraft(drawerDraft, next?.form ? draft : undefined);
     setOpenState(next);
   };
   const [selected, setSelected] = useState<string[]>([]);
@@ -56,7 +57,8 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
   };
 
   // After a reload, the form drawer that was open opens again (its values come from its draft).
-  const [reopen, setReopen] = useState(() => readDraft<OpenDraft>(DRAWER_DRAFT));
+  const [reopen, setReopen] = useState(() => readDraft<OpenDraft>(drawerDraft));
+  useLayoutEffect(() => () => writeDraft(drawerDraft, undefined), []);
   useEffect(() => {
     if (!reopen || (reopen.action !== 'create' && !rows)) return;
     setReopen(undefined);
@@ -64,7 +66,7 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
     const row = rows?.find((r) => decl.rowKey(r) === reopen.row);
     if (reopen.action === 'create' && decl.create && writer) openCreate();
     else if (action && row && allowed(action, row, writer)) act(action, row);
-    else writeDraft(DRAWER_DRAFT, undefined);
+    else writeDraft(drawerDraft, undefined);
   }, [rows]);
 
   const submit = async (form: FormDecl<Row>, values: Record<string, unknown>, row?: Row) => {

@@ -10,6 +10,7 @@ import { navigate } from '../../../lib/navigation.ts';
 import { touch, useRemote } from '../../../lib/resources.ts';
 import { toast } from '../../../lib/toasts.ts';
 import { ConfigForm } from '../ConfigForm.tsx';
+import { confirmEnabling } from './refusals.ts';
 import { ChoiceCards, StepButtons, Steps } from '../Wizard.tsx';
 import { AUTHN_KINDS, BACKENDS, authnId } from './kinds.ts';
 import './messages.ts';
@@ -17,7 +18,7 @@ import './messages.ts';
 const MECHANISMS = Object.keys(BACKENDS);
 
 export default function AuthnCreatePage() {
-  const existing = useRemote('authentication', (signal) => api.get<{ id: string }[]>('/authentication', { signal }));
+  const existing = useRemote('authentication', (signal) => api.get<{ id: string; enable?: boolean }[]>('/authentication', { signal }));
   const taken = (id: string) => Boolean(existing.data?.some((a) => a.id === id));
   const [step, setStep] = useDraftState('authn-step', 0);
   const [mechanism, setMechanism] = useDraftState('authn-mechanism', 'password_based');
@@ -31,6 +32,8 @@ export default function AuthnCreatePage() {
     setBackend(BACKENDS[value].find((b) => !taken(authnId(value, b))) ?? BACKENDS[value][0] ?? '');
   };
   const create = async (body: Record<string, unknown>) => {
+    // A new built-in database has no users yet.
+    if (!(await confirmEnabling(!existing.data?.some((a) => a.enable !== false), backend === 'built_in_database' && backends.length > 0))) return;
     await api.post('/authentication', { mechanism, ...(backends.length ? { backend } : {}), ...body, enable: true });
     toast(t('authn.created'));
     touch('authentication');
