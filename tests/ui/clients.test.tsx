@@ -77,6 +77,9 @@ test('every filter goes into the URL and the request with EMQX names, and a relo
   await waitFor(() => row('dev-1'));
   await type(document.querySelector('input[name=like_clientid]'), 'dev');
   await type(document.querySelector('input[name=like_username]'), 'ops');
+  // Changed with issue #34: address, state, version and times wait behind "More filters".
+  assert.not.ok(document.querySelector('input[name=ip_address]'));
+  await click(byTest('filter-more'));
   await type(document.querySelector('input[name=ip_address]'), '10.0.0.7');
   await submit(document.querySelector('form.filters'));
   await waitFor(() => lists(api.calls).length === 2);
@@ -86,8 +89,10 @@ test('every filter goes into the URL and the request with EMQX names, and a relo
   assert.equal([...document.querySelector<HTMLSelectElement>('select[name=proto_ver]')!.options].map((o) => [o.value, o.textContent]),
     [['', 'All versions'], ['3', 'MQTT v3.1'], ['4', 'MQTT v3.1.1'], ['5', 'MQTT v5.0']]);
   await choose('proto_ver', '4');
-  await type(document.querySelector('input[name=gte_connected_at]'), '2024-05-01T10:00');
-  await type(document.querySelector('input[name=lte_connected_at]'), '2024-05-02T18:30');
+  // A time is one text field (one Tab stop), typed as YYYY-MM-DD HH:mm:ss and applied with Enter like text.
+  await type(document.querySelector('input[name=gte_connected_at]'), '2024-05-01 10:00');
+  await type(document.querySelector('input[name=lte_connected_at]'), '2024-05-02 18:30:00');
+  await submit(document.querySelector('form.filters'));
   const from = new Date('2024-05-01T10:00').toISOString();
   const to = new Date('2024-05-02T18:30').toISOString();
   const expected = {
@@ -104,7 +109,8 @@ test('every filter goes into the URL and the request with EMQX names, and a relo
   await waitFor(() => lists(api.calls).length > before);
   assert.equal(query(lists(api.calls).at(-1)!), { ...expected, page: '1', limit: '20' });
   assert.is(document.querySelector<HTMLInputElement>('input[name=like_clientid]')!.value, 'dev');
-  assert.is(document.querySelector<HTMLSelectElement>('select[name=conn_state]')!.value, 'disconnected');
+  assert.is(document.querySelector<HTMLSelectElement>('select[name=conn_state]')!.value, 'disconnected', 'a set filter behind More shows at once');
+  assert.is(document.querySelector<HTMLInputElement>('input[name=gte_connected_at]')!.value, '2024-05-01 10:00:00');
   await waitFor(() => document.querySelector<HTMLSelectElement>('select[name=node]')!.value === 'emqx@n2');
   api.restore();
 });

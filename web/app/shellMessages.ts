@@ -23,6 +23,8 @@ export const shellMessages = defineMessages({
   'header.logout': { zh: '退出登录', en: 'Logout' },
   'header.confirmLogout': { zh: '确认退出登录？', en: 'Confirm to logout' },
   'header.loggedOut': { zh: '已退出登录', en: 'Logged out' },
+  'common.moreFilters': { zh: '更多筛选', en: 'More filters' },
+  'common.fewerFilters': { zh: '收起筛选', en: 'Fewer filters' },
   'reauth.title': { zh: '重新登录', en: 'Sign in again' },
   'reauth.expired': {
     zh: '登录已过期，请重新登录。Broker 不再接受此登录（可能已重启）；登录后在此继续，已填内容不会丢失。',

@@ -18,6 +18,7 @@ defineMessages({
   },
   'validation.notSameAs': { zh: '新旧密码不能相同', en: 'The new and old passwords cannot be the same' },
   'validation.sameAs': { zh: '两次输入不一致', en: "Two inputs don't match!" },
+  'validation.time': { zh: '请按 YYYY-MM-DD HH:mm:ss 格式输入时间', en: 'Enter a time as YYYY-MM-DD HH:mm:ss' },
 });
 
 /** Whether a value counts as not filled in: undefined, null, '' or an empty list. */
@@ -47,6 +48,9 @@ export function isValidPassword(s: string): boolean {
 
 /** Rejects a password that breaks the server's password rule. */
 export const password: Rule = (value) => (isEmpty(value) || isValidPassword(String(value)) ? undefined : t('validation.password'));
+
+/** Rejects a time field's text that is no time (the widget passes such text on as it is). */
+export const validTime: Rule = (value) => (isEmpty(value) || !Number.isNaN(Date.parse(String(value))) ? undefined : t('validation.time'));
 
 /** Rejects a new password equal to the one in `field` (the old password). */
 export function notSameAs(field: string): Rule {

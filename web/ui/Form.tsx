@@ -16,14 +16,14 @@ import { errorDetail, handleError } from '../lib/errors.ts';
 import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/toasts.ts';
 import { useUnsavedGuard } from '../lib/navigation.ts';
-import { required, type Rule } from '../lib/rules.ts';
+import { required, validTime, type Rule } from '../lib/rules.ts';
 import { widgets } from './fields.tsx';
 import type { FieldDecl } from './resource.ts';
 
 type Values = Record<string, unknown>;
 
 function rulesOf(field: FieldDecl): Rule[] {
-  return [...(field.required ? [required(field.requiredMessage)] : []), ...(field.rules ?? [])];
+  return [...(field.required ? [required(field.requiredMessage)] : []), ...(field.kind === 'datetime' ? [validTime] : []), ...(field.rules ?? [])];
 }
 
 /** Whether a field is shown for these values (`FieldDecl.visible`). */

@@ -46,6 +46,8 @@ export interface FieldDecl {
   extensions?: string[];
   /** The broker capability (`lib/broker.ts`) without which the field is neither shown nor sent. */
   requires?: CapabilityName;
+  /** A list filter shown only after "More filters" (FilterBar). */
+  more?: boolean;
 }
 
 export interface FormDecl<Row = unknown> {
