@@ -47,8 +47,9 @@ export function cleanup() {
   root = undefined;
 }
 
-/** Mounts `node` in a fresh container. */
+/** Mounts `node` in a fresh container; what was mounted before is unmounted (its timers and watchers end). */
 export async function mount(node: VNode) {
+  if (root) await act(async () => render(null, root!));
   root?.remove();
   root = document.createElement('div');
   document.body.append(root);

@@ -23,6 +23,8 @@ export const shellMessages = defineMessages({
   'header.logout': { zh: '退出登录', en: 'Logout' },
   'header.confirmLogout': { zh: '确认退出登录？', en: 'Confirm to logout' },
   'header.loggedOut': { zh: '已退出登录', en: 'Logged out' },
+  'common.updatedAt': { zh: '更新于 {{time}}', en: 'Updated {{time}}' },
+  'common.staleSince': { zh: '数据未更新，最后更新于 {{time}}', en: 'Not live: last updated {{time}}' },
   'common.moreFilters': { zh: '更多筛选', en: 'More filters' },
   'common.fewerFilters': { zh: '收起筛选', en: 'Fewer filters' },
   'reauth.title': { zh: '重新登录', en: 'Sign in again' },

@@ -34,6 +34,8 @@ export interface Remote<T> {
   error: unknown;
   loading: boolean;
   reload: () => void;
+  /** When the data was last read successfully (epoch ms). */
+  updatedAt?: number;
 }
 
 /**
@@ -44,25 +46,25 @@ export function useRemote<T>(resource: string, loader: (signal: AbortSignal) => 
   const snap = useSnapshot(versions);
   const version = (snap[resource] ?? 0) + (snap[EVERYTHING] ?? 0);
   const [tick, setTick] = useState(0);
-  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
+  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean; at?: number }>({ loading: true });
   // Asked for as soon as the screen is in the DOM, not after its first paint (a layout effect):
   // the answer arrives a frame earlier.
   useLayoutEffect(() => {
     const controller = new AbortController();
-    setState((prev) => (prev.loading && !prev.error ? prev : { data: prev.data, loading: true }));
+    setState((prev) => (prev.loading && !prev.error ? prev : { data: prev.data, at: prev.at, loading: true }));
     loader(controller.signal).then(
-      (data) => !controller.signal.aborted && setState({ data, loading: false }),
+      (data) => !controller.signal.aborted && setState({ data, loading: false, at: Date.now() }),
       (error) => {
         if (controller.signal.aborted) return;
         // A dead session redirects to login; other failures stay on screen with a retry.
         if (isSessionExpired(error)) handleError(error);
-        setState((prev) => ({ data: prev.data, error, loading: false }));
+        setState((prev) => ({ data: prev.data, at: prev.at, error, loading: false }));
       },
     );
     return () => controller.abort();
   }, [resource, key, version, tick]);
   useLiveRefresh(refreshMs, () => setTick((n) => n + 1));
-  return { data: state.data, error: state.error, loading: state.loading, reload: () => setTick((n) => n + 1) };
+  return { data: state.data, error: state.error, loading: state.loading, updatedAt: state.at, reload: () => setTick((n) => n + 1) };
 }
 
 /**

@@ -17,6 +17,7 @@ import { toast } from '../lib/toasts.ts';
 import { useColumns } from './ColumnChooser.tsx';
 import { Drawer } from './Drawer.tsx';
 import { FilterBar } from './FilterBar.tsx';
+import { Freshness, useStale } from './Freshness.tsx';
 import { Form } from './Form.tsx';
 import { Icon } from './Icon.tsx';
 import { Pager } from './Pager.tsx';
@@ -46,6 +47,7 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
   const rows = list.data?.rows;
   const selectedRows = () => (rows ?? []).filter((row) => selected.includes(decl.rowKey(row)));
   const writer = canWrite();
+  const stale = useStale(decl.refreshMs ? list.updatedAt : undefined, decl.refreshMs ?? 0);
   const bulk = writer ? decl.bulk : undefined;
 
   const openCreate = () => setOpen({ title: t(decl.create!.title), form: decl.create!, test: `${decl.name}-create-form` }, { action: 'create' });
@@ -82,6 +84,7 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
       <header class="page-head">
         {title ? <h2>{t(decl.title)}</h2> : <span />}
         <div class="toolbar">
+          {decl.refreshMs ? <Freshness at={list.updatedAt} every={decl.refreshMs} /> : null}
           {chooser}
           {decl.tools?.filter((tool) => writer || tool.anyRole).map((tool) => tool.href
             ? <Link key={tool.key} href={tool.href} class="secondary" data-test={`${decl.name}-${tool.key}`}>{t(tool.label)}</Link>
@@ -114,7 +117,7 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
         </div>
       )}
       <ResourceTable<Row> name={decl.name} columns={visible} rows={rows} rowKey={decl.rowKey} empty={decl.empty}
-        loading={list.loading} error={list.error} retry={list.reload}
+        loading={list.loading} error={list.error} retry={list.reload} stale={stale}
         selected={bulk ? selected : undefined} onSelect={bulk ? setSelected : undefined}
         actions={decl.actions && ((row) => decl.actions!.filter((a) => (!a.when || a.when(row)) && allowed(a, row, writer)).map((a) => (
           <button type="button" key={a.key} class={a.danger ? 'link danger' : 'link'} data-test={`${decl.name}-${a.key}`} onClick={() => act(a, row)}>

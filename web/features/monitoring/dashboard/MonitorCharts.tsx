@@ -10,6 +10,7 @@ import { t } from '../../../lib/i18n.ts';
 import { useQuery } from '../../../lib/query.ts';
 import { useRemote } from '../../../lib/resources.ts';
 import { Chart } from '../../../ui/Chart.tsx';
+import { Freshness, useStale } from '../../../ui/Freshness.tsx';
 import { Empty, Failed, Loading } from '../../../ui/States.tsx';
 import { RANGES, rangeOf, toChartData, type Sample } from './monitor.ts';
 import './messages.ts';
@@ -36,10 +37,12 @@ export function MonitorCharts({ path }: { path: string }) {
     const series = CHARTS.map((c) => c.fields.map(([field, name]) => ({ name: t(name), values: data.values[field] })));
     return { labels: data.labels, series };
   }, [monitor.data]);
+  const stale = useStale(monitor.updatedAt, REFRESH_MS);
   return (
-    <section class="trends" data-test="monitor-charts">
+    <section class={stale ? 'trends stale' : 'trends'} data-test="monitor-charts">
       <header class="panel-head">
         <h3>{t('dashboard.trends')}</h3>
+        <Freshness at={monitor.updatedAt} every={REFRESH_MS} test="monitor-updated-at" />
         <div class="range-picker" role="group" aria-label={t('dashboard.range')}>
           {RANGES.map((r) => (
             <button type="button" key={r.key} class={r.key === range.key ? '' : 'secondary outline'} aria-pressed={r.key === range.key}
