@@ -41,6 +41,9 @@ export const protocol = (c: Pick<Client, 'proto_name' | 'proto_ver'>) => `${c.pr
 
 const kick = (c: Client) => api.del(clientPath(c.clientid));
 
+/** The list as last shown, filters and page included: where the detail page goes back to. */
+export const listReturn = { path: '/clients' };
+
 export const clients: ResourceDecl<Client> = {
   name: 'clients',
   title: 'monitoring.clients',
