@@ -59,8 +59,8 @@ test('admin with the default password is prompted; Skip goes on to the overview'
   await fillLogin('admin', 'public');
   await waitFor(() => byTest('change-password-form'));
   assert.is(session.token, 'tok-1');
-  // Users sits in the Management menu group, and the hint says so.
-  assert.ok(text().includes('change it later under Management > Users.'));
+  // Users sits in the Management menu group, and the hint says so (and, since issue #34, names the user menu too).
+  assert.ok(text().includes('change it later from the user menu or under Management > Users.'));
   assert.not.ok(text().includes('System > Users'));
   await click(byTest('login-skip'));
   await waitFor(() => byTest('overview-page'));
@@ -86,6 +86,25 @@ test('the new password must follow the rule, differ from the old one and be conf
   await waitFor(() => api.calls.some((c) => c.path === '/users/admin/change_pwd'));
   const change = api.calls.slice(before).find((c) => c.path === '/users/admin/change_pwd')!;
   assert.equal(change.body, { old_pwd: 'public', new_pwd: 'public123' });
+  api.restore();
+});
+
+// Changed with issue #34: the prompt no longer signs in by itself with the new password; it says
+// why the broker ended the login, as the user menu and the Users page do.
+test('after changing the default password the login form shows again with the username, saying why', async () => {
+  reset('/login');
+  const api = fakeApi({ 'POST /login': LOGIN_OK, 'POST /users/admin/change_pwd': { status: 204 }, ...common });
+  await mount(<App />);
+  await fillLogin('admin', 'public');
+  await waitFor(() => byTest('change-password-form'));
+  await type(document.querySelector('input[name=new_pwd]'), 'public123');
+  await type(document.querySelector('input[name=confirm_pwd]'), 'public123');
+  await submit(byTest('change-password-form'));
+  await waitFor(() => byTest('login-notice'));
+  assert.match(byTest('login-notice')!.textContent!, /The password was changed, so the broker ended every login of this user: sign in with the new password/);
+  assert.is(document.querySelector<HTMLInputElement>('[data-test=login-form] input[name=username]')!.value, 'admin');
+  assert.is(session.token, '');
+  assert.is(api.calls.filter((c) => c.path === '/login').length, 1, 'no login with the new password behind the user\'s back');
   api.restore();
 });
 

@@ -189,4 +189,37 @@ test('a form drawer and what was typed in it come back after a reload, but never
   api.restore();
 });
 
+test('the user menu changes the password in a dialog; the broker ended the login, so the sign-in dialog says why; a wrong current password is said at its field', async () => {
+  await signedIn('/users');
+  let tries = 0;
+  const api = fakeApi({
+    'GET /users': { body: [{ username: 'ops' }] },
+    'GET /alarms': alarms,
+    'POST /users/ops/change_pwd': (call) => ((tries += 1), (call.body as { old_pwd: string }).old_pwd === 'Current#1'
+      ? { status: 204 } : { status: 400, body: { code: 'ERROR_PWD_NOT_MATCH', message: 'Old password not match' } }),
+  });
+  await mount(<App />);
+  await click(await waitFor(() => byTest('user-menu')));
+  await click(byTest('menu-password'));
+  const form = () => byTest('password-form')!;
+  await type(form().querySelector('[name=old_pwd]'), 'Wrong#123');
+  await type(form().querySelector('[name=new_pwd]'), 'Brand#new2');
+  await type(form().querySelector('[name=confirm_pwd]'), 'Brand#new2');
+  await submit(form());
+  await waitFor(() => byTest('error-old_pwd'));
+  assert.is(byTest('error-old_pwd')!.textContent, 'The old password is not correct');
+  const toastText = byTest('toast-error')!.textContent!;
+  const detail = byTest('toast-detail')!.textContent!;
+  assert.match(detail, /Old password not match/, 'the raw text under Details');
+  assert.is(toastText.replace(detail, ''), 'The old password is not correct', 'and only there');
+  await type(form().querySelector('[name=old_pwd]'), 'Current#1');
+  await submit(form());
+  await waitFor(() => byTest('reauth-dialog'));
+  assert.not.ok(byTest('password-dialog'));
+  assert.is(route(), '/users', 'the screen stays');
+  assert.match(byTest('reauth-reason')!.textContent!, /The password was changed, so the broker ended every login of this user/);
+  assert.is(tries, 2);
+  api.restore();
+});
+
 test.run();

@@ -10,9 +10,8 @@ import { continueBootForm, dropBootForm, readBootForm } from '../lib/bootForm.ts
 import { handleError } from '../lib/errors.ts';
 import { t, type Locale } from '../lib/i18n.ts';
 import { currentSearch, navigate } from '../lib/navigation.ts';
-import { changePassword, DEFAULT_PASSWORD, login, session } from '../lib/session.ts';
+import { changePassword, clearSession, DEFAULT_PASSWORD, login, session } from '../lib/session.ts';
 import { settings, updateSettings } from '../lib/settings.ts';
-import { toast } from '../lib/toasts.ts';
 import { notSameAs, password, passwordRequired, sameAs, usernameRequired } from '../lib/rules.ts';
 import { Form } from '../ui/Form.tsx';
 import { Icon } from '../ui/Icon.tsx';
@@ -23,7 +22,8 @@ export const loginFields: FieldDecl[] = [
   { name: 'password', label: 'login.password', kind: 'password', rules: [passwordRequired], autoComplete: 'current-password' },
 ];
 
-const changeFields: FieldDecl[] = [
+/** New password and its confirmation, as the first-login prompt and the user menu ask them. */
+export const changeFields: FieldDecl[] = [
   { name: 'new_pwd', label: 'login.newPassword', kind: 'password', rules: [passwordRequired, password, notSameAs('old_pwd')], help: 'validation.password' },
   { name: 'confirm_pwd', label: 'login.confirmPassword', kind: 'password', rules: [passwordRequired, sameAs('new_pwd')] },
 ];
@@ -44,6 +44,8 @@ export function Login() {
   const { lang } = useSnapshot(settings);
   const [phase, setPhase] = useState<'login' | 'change'>('login');
   const [problem, setProblem] = useState('');
+  // Why the form shows again: the password was just changed, and the broker ended the login.
+  const [notice, setNotice] = useState<{ text: string; username: string } | null>(null);
   // The form drawn into index.html, shown until now: this one takes its values, focus and submit.
   const [drawn] = useState(readBootForm);
   const page = useRef<HTMLElement>(null);
@@ -71,12 +73,12 @@ export function Login() {
   };
 
   const onChange = async (values: Record<string, unknown>) => {
-    const next = String(values.new_pwd);
-    await changePassword(username, DEFAULT_PASSWORD, next);
-    // The server revokes every token of the user on a password change: log in again.
-    await login(username, next);
-    toast(t('login.passwordChanged'));
-    await navigate(target(), { replace: true, force: true });
+    await changePassword(username, DEFAULT_PASSWORD, String(values.new_pwd));
+    // The broker ends every login of a user whose password changes (emqx_dashboard_admin.erl
+    // change_password_hash/2): sign in again, with the sentence that says why, as from every path.
+    clearSession();
+    setNotice({ text: t('reauth.passwordChanged'), username });
+    setPhase('login');
   };
 
   return (
@@ -95,7 +97,8 @@ export function Login() {
           <p class="muted">{t(phase === 'login' ? 'login.subtitle' : 'login.changeHint')}</p>
         </header>
         {phase === 'login' ? (
-          <Form fields={loginFields} initial={drawn?.values} submitText={t('login.submit')} onSubmit={onLogin} test="login-form">
+          <Form key={notice?.text} fields={loginFields} initial={notice ? { username: notice.username } : drawn?.values} submitText={t('login.submit')} onSubmit={onLogin} test="login-form">
+            {notice && !problem && <p role="status" data-test="login-notice">{notice.text}</p>}
             {problem && <p class="field-error" role="alert" data-test="login-error">{problem}</p>}
             <details class="forgot">
               <summary>{t('login.forgot')}<Icon name="chevron" /></summary>

@@ -21,6 +21,8 @@ export const shellMessages = defineMessages({
   'header.userMenu': { zh: '用户菜单', en: 'User menu' },
   'header.settings': { zh: '设置', en: 'Settings' },
   'header.logout': { zh: '退出登录', en: 'Logout' },
+  'header.changePassword': { zh: '修改密码', en: 'Change password' },
+  'header.oldPassword': { zh: '当前密码', en: 'Current password' },
   'header.confirmLogout': { zh: '确认退出登录？', en: 'Confirm to logout' },
   'header.loggedOut': { zh: '已退出登录', en: 'Logged out' },
   'common.updatedAt': { zh: '更新于 {{time}}', en: 'Updated {{time}}' },
@@ -31,10 +33,6 @@ export const shellMessages = defineMessages({
   'reauth.expired': {
     zh: '登录已过期，请重新登录。Broker 不再接受此登录（可能已重启）；登录后在此继续，已填内容不会丢失。',
     en: 'Login has expired, please login again. The broker no longer takes this login (it may have restarted); sign in to carry on here, nothing typed is lost.',
-  },
-  'reauth.passwordChanged': {
-    zh: '密码已修改，Broker 因此结束了该用户的所有登录：请用新密码重新登录。',
-    en: 'The password was changed, so the broker ended every login of this user: sign in with the new password.',
   },
   'reauth.resendTitle': { zh: '已重新登录', en: 'Signed in again' },
   'reauth.resendText': {

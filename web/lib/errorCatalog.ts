@@ -132,6 +132,8 @@ const RULES: Rule[] = [
   [/^match_topic_invalid$|^invalid_topic(_filter)?$/, () => ({ key: 'errors.reason.badTopicFilter' })],
   [/^\w+_already_exist(s|ed)?$/, () => ({ key: 'errors.ALREADY_EXISTS' })],
   [/^page_limit_invalid$/, () => ({ key: 'errors.reason.badPage' })],
+  // emqx_dashboard_api.erl change_pwd: the old password, said at its field.
+  [/^Old password not match$/i, () => ({ key: 'errors.ERROR_PWD_NOT_MATCH', field: 'old_pwd' })],
 ];
 
 /** The sentence for a raw reason, or undefined when it is not one of the known ones. */
@@ -150,7 +152,10 @@ export function reasonSentence(message: string, body?: unknown): ReasonSentence 
   }
   for (const [pattern, sentence] of RULES) {
     const match = pattern.exec(text);
-    if (match) return { ...sentence(match, body && typeof body === 'object' ? body : {}), field: path && fieldName(path) };
+    if (match) {
+      const said = sentence(match, body && typeof body === 'object' ? body : {});
+      return { ...said, field: path ? fieldName(path) : said.field };
+    }
   }
   if (path) {
     const field = fieldName(path);
