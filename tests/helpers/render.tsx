@@ -11,6 +11,7 @@ import { clearSession, restoreSession } from '../../web/lib/session.ts';
 import { saveUser } from '../../web/lib/storage.ts';
 import { toasts } from '../../web/lib/toasts.ts';
 import { confirmState } from '../../web/lib/confirm.ts';
+import { dropWaiting } from '../../web/lib/reauth.ts';
 
 let root: HTMLElement | undefined;
 export const reloads: number[] = [];
@@ -24,6 +25,7 @@ export function reset(path = '/') {
   clearSession();
   toasts.items.splice(0);
   confirmState.current = null;
+  dropWaiting();
   setLocale('en');
   history.replaceState(null, '', `/#${path}`);
 }

@@ -321,11 +321,12 @@ test('a 400 about the id shows at the name; other server errors show above the c
   await closeDrawer();
   await submit(byTest('flow-form'));
   await waitFor(() => byTest('flow-name-error'));
-  assert.ok(byTest('flow-name-error')!.textContent!.includes('rule id already exists'));
+// Changed with issue #34: the catalogue's sentence, not the server's words.
+  assert.is(byTest('flow-name-error')!.textContent, 'Something with this name already exists');
   reply = { status: 400, body: { code: 'BAD_REQUEST', message: 'Bad Arguments: syntax error' } };
   await submit(byTest('flow-form'));
   await waitFor(() => problems().length);
-  assert.ok(problems()[0]!.includes('Bad Arguments: syntax error'));
+  assert.ok(problems()[0]!.includes('The SQL has a syntax error'));
   api.restore();
 });
 

@@ -138,7 +138,7 @@ test('settings: defaults come from the page with MQTT 5.0, numbers are range-che
   assert.equal(validateSettings(page), {});
   const bad = { ...page, protocolVersion: 4 as const, port: 70000 as const, keepalive: -1 as const, path: 'mqtt', host: ' ', receiveMaximum: 0 as const };
   assert.equal(validateSettings(bad), {
-    host: 'This field is required', port: 'the number range is 1 - 65535', path: 'The mount point must start with /',
+    host: 'Host is required', port: 'the number range is 1 - 65535', path: 'The mount point must start with /',
     keepalive: 'the number range is 0 - 65535',
   });
   assert.equal(validateSettings({ ...bad, port: 1, keepalive: 0, path: '/', host: 'h', protocolVersion: 5, sessionExpiry: NEVER_EXPIRE + 1 }), {
@@ -515,7 +515,8 @@ test('MQTT 5 publish: user property rows, content type, expiry, alias, response 
   await type(input('responseTopic'), 'reply/#');
   await type(input('correlationData'), 'req-1');
   await submit(byTest('ws-publish')!.querySelector('form'));
-  assert.is(byTest('error-userProperties')?.textContent, 'This field is required');
+  // One wording for required (issue #34): '<label> is required', as the specification words it.
+  assert.is(byTest('error-userProperties')?.textContent, 'Key is required');
   assert.is(keys()[2].getAttribute('aria-invalid'), 'true', 'the row without a key is marked');
   assert.is(byTest('error-messageExpiryInterval')?.textContent, 'the number range is 0 - 4294967295');
   assert.is(byTest('error-topicAlias')?.textContent, 'the number range is 1 - 10', 'no alias above the Topic Alias Maximum of CONNACK');

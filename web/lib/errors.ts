@@ -24,33 +24,22 @@ export function registerReasons(reader: ReasonReader) {
   readReason = reader;
 }
 
-// Prose a person wrote, not a term, an atom or a code: shown after the translated sentence.
-const PROSE = /^[^{}<>|]{1,160}$/;
-const CODE = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|^[a-z0-9]+(_[a-z0-9]+)+$/;
-
-/** Whether a server text is plain words worth showing as they are (not a term, an atom or a code). */
-export function isProse(text: string): boolean {
-  return PROSE.test(text) && !CODE.test(text);
-}
-
 /** The sentence a raw reason reads as, when the error catalog knows it. */
 function sentenceOf(error: ApiError): ReasonSentence | undefined {
   return error.message ? readReason?.(error.message, error.body) : undefined;
 }
 
 /**
- * Human text for an error, in the current language: a known reason as a sentence, else the code's
- * sentence (followed by the server's words when they are plain prose); never a raw Erlang term or
- * an upper-case code. The raw text is `errorDetail`'s.
+ * Human text for an error, in the current language: a known reason as a sentence (errorCatalog.ts),
+ * else the code's sentence; never the server's own text, an Erlang term or an upper-case code.
+ * The raw text is `errorDetail`'s, shown under "Details".
  */
 export function errorText(error: unknown): string {
   if (!(error instanceof ApiError)) return error instanceof Error && error.message ? error.message : t('common.operationFailed');
   if (error.status === 0) return t('errors.NETWORK_ERROR');
   const sentence = sentenceOf(error);
   if (sentence) return t(sentence.key, sentence.values);
-  const known = hasMessage(`errors.${error.code}`) ? t(`errors.${error.code}`) : t('common.operationFailed');
-  const message = error.message.trim();
-  return message && isProse(message) && message !== error.code ? `${known}: ${message}` : known;
+  return hasMessage(`errors.${error.code}`) ? t(`errors.${error.code}`) : t('common.operationFailed');
 }
 
 /** The raw error as the server sent it, for a "Details" disclosure. */

@@ -77,14 +77,19 @@ export function answerResend(again: boolean) {
   done?.resolve(again);
 }
 
-/** Signs out instead (the dialog's other way): what waits is dropped and the login page shows. */
-export function giveUp() {
-  const back = currentPath();
+/** Drops whatever waits for a sign-in or a word on refused writes, and closes the dialog. */
+export function dropWaiting() {
   const [pendingSignIn, pendingResend] = [signIn, resend];
   signIn = resend = null;
   Object.assign(reauth, { phase: null, writes: [] });
   pendingSignIn?.resolve(false);
   pendingResend?.resolve(false);
+}
+
+/** Signs out instead (the dialog's other way): what waits is dropped and the login page shows. */
+export function giveUp() {
+  const back = currentPath();
+  dropWaiting();
   clearSession();
   void navigate(`/login?to=${encodeURIComponent(back)}`, { replace: true, force: true });
 }

@@ -37,7 +37,7 @@ export function validateAll(fields: FieldDecl[], values: Values): Record<string,
   const errors: Record<string, string> = {};
   for (const field of fields.filter((f) => supported(f) && shown(f, values))) {
     for (const rule of rulesOf(field)) {
-      const message = rule(values[field.name], values);
+      const message = rule(values[field.name], values, field.label);
       if (message) {
         errors[field.name] = message;
         break;

@@ -7,7 +7,7 @@
  * connect.
  */
 import { t } from '../../../lib/i18n.ts';
-import { isEmpty, numberRange, topicName, validate, type Rule } from '../../../lib/validators.ts';
+import { isEmpty, numberRange, requiredText, topicName, validate, type Rule } from '../../../lib/validators.ts';
 
 export type ProtocolVersion = 3 | 4 | 5;
 export type QoS = 0 | 1 | 2;
@@ -99,7 +99,7 @@ export function defaultSettings(page: { protocol: string; hostname: string; port
 /** A topic name that may be left empty. */
 export const optionalTopic: Rule = (value) => (isEmpty(value) ? undefined : topicName(value, {}));
 const pathRule: Rule = (value) => (String(value ?? '').startsWith('/') ? undefined : t('websocket.pathInvalid'));
-const requiredRule: Rule = (value) => (isEmpty(value) || String(value).trim() === '' ? t('validation.required') : undefined);
+const requiredRule: Rule = (value, _values, label) => (isEmpty(value) || String(value).trim() === '' ? requiredText(label) : undefined);
 
 /** Each setting's checks. */
 const RULES: Partial<Record<keyof Settings, Rule[]>> = {
@@ -116,11 +116,11 @@ const V5_RULES: Partial<Record<keyof Settings, Rule[]>> = {
   topicAliasMaximum: [numberRange(0, 65535)],
 };
 
-/** The first problem of each field that has rules, by field name (empty when all are fine). */
+/** The first problem of each field that has rules, by field name (empty when all are fine); a field's label is `websocket.<name>`. */
 export function check(rules: Record<string, Rule[] | undefined>, values: object): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const [field, list] of Object.entries(rules)) {
-    const message = validate(list!, (values as Record<string, unknown>)[field], values as Record<string, unknown>);
+    const message = validate(list!, (values as Record<string, unknown>)[field], values as Record<string, unknown>, `websocket.${field}`);
     if (message) errors[field] = message;
   }
   return errors;
