@@ -7,6 +7,8 @@
  */
 import { registerReasons, type ReasonSentence } from './errors.ts';
 import { defineMessages } from './i18n.ts';
+// 'validation.required', the one wording for a missing field, is the form rules'.
+import './rules.ts';
 
 export const codeMessages = defineMessages({
   // ?ERROR_CODES (http_api.hrl, v5.5.1 and v5.8.9).
