@@ -97,8 +97,9 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
           <button type="button" class="secondary outline icon-button" aria-label={t('common.refresh')} onClick={list.reload} data-test={`${decl.name}-refresh`}>
             <Icon name="refresh" />
           </button>
-          {decl.create && writer && (
-            <button type="button" data-test={`${decl.name}-create`} onClick={openCreate}>
+          {(decl.create || decl.createView) && writer && (
+            <button type="button" data-test={`${decl.name}-create`}
+              onClick={decl.create ? openCreate : () => setOpen({ title: t(decl.createView!.title), body: decl.createView!.render(() => setOpen(null)), test: `${decl.name}-create-form` })}>
               <Icon name="plus" /> {t(decl.createLabel ?? 'common.create')}
             </button>
           )}

@@ -142,6 +142,11 @@ export interface ResourceDecl<Row> {
   columns: Column<Row>[];
   filters?: FieldDecl[];
   create?: FormDecl<Row>;
+  /**
+   * A create drawer with its own content instead of a form (several rows at once, say); `close`
+   * ends it after a save. Used when `create` is not given.
+   */
+  createView?: { title: string; render: (close: () => void) => ComponentChild };
   /** i18n key of the create button; default 'Create'. */
   createLabel?: string;
   actions?: RowAction<Row>[];
