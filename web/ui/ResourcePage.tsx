@@ -120,7 +120,9 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
       <ResourceTable<Row> name={decl.name} columns={visible} rows={rows} rowKey={decl.rowKey} empty={decl.empty}
         loading={list.loading} error={list.error} retry={list.reload} stale={stale}
         selected={bulk ? selected : undefined} onSelect={bulk ? setSelected : undefined}
-        actions={decl.actions && ((row) => decl.actions!.filter((a) => (!a.when || a.when(row)) && allowed(a, row, writer)).map((a) => (
+        actions={decl.actions && ((row) => decl.actions!.filter((a) => (!a.when || a.when(row)) && allowed(a, row, writer)).map((a) => a.href ? (
+          <Link key={a.key} href={a.href(row)} class="link" data-test={`${decl.name}-${a.key}`}>{t(a.label)}</Link>
+        ) : (
           <button type="button" key={a.key} class={a.danger ? 'link danger' : 'link'} data-test={`${decl.name}-${a.key}`} onClick={() => act(a, row)}>
             {t(a.label)}
           </button>

@@ -91,6 +91,8 @@ export interface RowAction<Row> {
   success?: string;
   /** Shows the row in a drawer instead of running anything (e.g. a payload). */
   view?: { title: string; render: (row: Row) => ComponentChild };
+  /** A link to another screen instead (a gateway's set-up wizard); offered as any view is. */
+  href?: (row: Row) => string;
   /** Offered to a read-only user too (`canWrite`): it changes nothing, or only their own things. `view` always is. */
   anyRole?: boolean | ((row: Row) => boolean);
 }
