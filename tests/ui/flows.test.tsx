@@ -107,7 +107,8 @@ test('the designer rebuilds the graph of a rule, marks a deleted action, and sav
   assert.is(byTest<HTMLInputElement>('flow-description')!.value, 'hot rooms');
   assert.is(node('function-r1')!.querySelector('.flow-node-text')!.textContent, 'payload.temp AS t, clientid');
   assert.is(node('topic-sensors/+')!.style.left, '20px');
-  assert.is(node('filter-r1')!.style.left, '620px');
+  // Changed with issue #34: 60 px between columns.
+  assert.is(node('filter-r1')!.style.left, '540px');
   // source → function → filter → both sinks
   assert.is(document.querySelectorAll('[data-test=flow-canvas] svg.connection').length, 4);
   assert.ok(node('http-gone')!.textContent!.includes('This node has been deleted, please update flow in time'));
