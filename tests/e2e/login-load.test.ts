@@ -31,9 +31,13 @@ const stylesheets = (page: Page) =>
 /**
  * What the shown login page looks like, the console's or the one drawn into index.html: boxes,
  * texts and the computed styles that Pico and the console set. Page code as a string: the
- * TypeScript loader would add helpers to named functions that the page lacks.
+ * TypeScript loader would add helpers to named functions that the page lacks. The focus (the
+ * username has it from the start) is taken away first, its border's transition finished: the
+ * stylesheets are compared, not the moment of a transition.
  */
 const loginLook = (page: Page) => page.evaluate(`(() => {
+  document.activeElement?.blur();
+  for (const animation of document.getAnimations()) animation.finish();
   const shown = [...document.querySelectorAll('.login-page')].find((el) => el.getBoundingClientRect().height > 0);
   return ['.login-card', 'input[name=username]', 'input[name=password]', 'button[type=submit]', '.login-lang', '.forgot summary', 'h1', 'label'].map((selector) => {
     const el = shown.querySelector(selector);
@@ -253,6 +257,31 @@ test('a control of the drawn page that had the focus has it again on the console
     assert.ok(await w.page.$eval(live, (el) => el === document.activeElement && !el.closest('.boot-login')), drawn);
     await w.context.close();
   }
+});
+
+test('the username has the focus on the drawn form (zh and en) and stays with it on the console\'s; also after logging out', async () => {
+  for (const locale of ['en-US', 'zh-CN']) {
+    const w = await openPage(browser, { locale });
+    const release = await holdModules(w.page);
+    await w.page.goto(sim.baseUrl + '/', { waitUntil: 'commit' });
+    await w.page.waitForSelector('.boot-login input[type=password]:visible');
+    assert.ok(await w.page.evaluate(() => {
+      const active = document.activeElement as HTMLInputElement | null;
+      return active?.name === 'username' && !!active.closest('.boot-login') && active.checkVisibility();
+    }), `${locale}: the drawn form's username`);
+    await release();
+    await w.page.waitForSelector('[data-test=login-form] input[type=password]', { state: 'visible' });
+    assert.is(await w.page.evaluate(() => (document.activeElement as HTMLInputElement)?.closest('[data-test=login-form]') && (document.activeElement as HTMLInputElement).name), 'username');
+    await w.context.close();
+  }
+  const w = await openPage(browser);
+  await loginAsAdmin(w.page, sim.baseUrl);
+  await w.page.click('[data-test=user-menu]');
+  await w.page.click('[data-test=menu-logout]');
+  await w.page.click('[data-test=confirm-ok]');
+  await w.page.waitForSelector('[data-test=login-form]');
+  assert.is(await w.page.evaluate(() => (document.activeElement as HTMLInputElement)?.name), 'username');
+  await w.context.close();
 });
 
 test('a language chosen on the drawn page is saved and the page reloads in it', async () => {

@@ -53,6 +53,9 @@ export function Login() {
   useLayoutEffect(() => {
     dropBootForm();
     continueBootForm(page.current, drawn);
+    // Without a drawn form's focus to take over, typing starts in the username.
+    const active = document.activeElement;
+    if (!active || active === document.body) page.current?.querySelector<HTMLInputElement>('input[name=username]')?.focus();
   }, []);
 
   useEffect(() => {
