@@ -136,5 +136,25 @@ test('a non-default login goes straight back to the page in ?to=', async () => {
   api.restore();
 });
 
+test('signing in to the overview sends its first requests before the shell renders, each once', async () => {
+  reset('/login');
+  const api = fakeApi({
+    'POST /login': LOGIN_OK, ...common,
+    'GET /monitor_current': { body: { connections: 7 } },
+    'GET /monitor': { body: [] },
+  });
+  await mount(<App />);
+  await fillLogin('ops', 'Secret123');
+  await waitFor(() => byTest('overview-connections')?.textContent?.includes('7'));
+  await waitFor(() => byTest('monitor-charts') && !byTest('monitor-charts')!.querySelector('[data-test=state-loading]'));
+  const asked = api.calls.map((c) => `${c.method} ${c.path}${c.path === '/monitor' ? `?${c.query}` : ''}`);
+  const login = asked.indexOf('POST /login');
+  // Right after the sign-in answer, ahead of what the shell asks when it shows (the alarms banner).
+  assert.equal(asked.slice(login + 1, login + 4).sort(), ['GET /monitor?latest=3600', 'GET /monitor_current', 'GET /nodes'], asked.join(', '));
+  assert.ok(asked.indexOf('GET /alarms') > login + 3, asked.join(', '));
+  for (const once of ['GET /monitor_current', 'GET /nodes', 'GET /monitor?latest=3600']) assert.is(asked.filter((a) => a === once).length, 1, once);
+  api.restore();
+});
+
 test.after(cleanup);
 test.run();

@@ -15,6 +15,7 @@ import { settings, updateSettings } from '../lib/settings.ts';
 import { notSameAs, password, passwordRequired, sameAs, usernameRequired } from '../lib/rules.ts';
 import { Form } from '../ui/Form.tsx';
 import { Icon } from '../ui/Icon.tsx';
+import { loadShellStyles } from './shellStyles.ts';
 import type { FieldDecl } from '../ui/resource.ts';
 
 export const loginFields: FieldDecl[] = [
@@ -60,14 +61,25 @@ export function Login() {
 
   useEffect(() => {
     if (token && phase === 'login') void navigate(target(), { replace: true });
+    // Once the form is painted and the page idle, the shell and the screen sign-in leads to are
+    // fetched and evaluated while the operator types.
+    const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));
+    idle(() => void import('./Shell.tsx').then((shell) => shell.warm(target()), () => undefined));
   }, []);
 
   const onLogin = async (values: Record<string, unknown>) => {
     setProblem('');
+    // The shell's stylesheet applies while the broker checks the password: it leaves the login
+    // page as it looks (tests/e2e/login-load.test.ts), and the shell need not wait for it after.
+    void loadShellStyles().catch(() => undefined);
     try {
       const { promptPassword } = await login(String(values.username), String(values.password));
       if (promptPassword) setPhase('change');
-      else await navigate(target(), { replace: true, force: true });
+      else {
+        // The screen's requests start before its chunk is in (it was fetched while the form waited).
+        await import('./Shell.tsx').then((shell) => shell.primeScreen(target()), () => undefined);
+        await navigate(target(), { replace: true, force: true });
+      }
     } catch (error) {
       const known = loginProblem(error);
       if (known) setProblem(known);
