@@ -39,7 +39,7 @@ export function Header() {
       <nav aria-label="breadcrumb" class="crumbs">
         <ul>
           {breadcrumbs(path).map((crumb, i) => (
-            <li key={i}>{crumb.path ? <Link href={crumb.path}>{t(crumb.title)}</Link> : t(crumb.title)}</li>
+            <li key={i}>{crumb.path ? <Link href={crumb.path}>{t(crumb.title)}</Link> : <span>{t(crumb.title)}</span>}</li>
           ))}
         </ul>
       </nav>

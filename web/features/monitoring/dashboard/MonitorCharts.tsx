@@ -42,7 +42,7 @@ export function MonitorCharts({ path }: { path: string }) {
   }, [monitor.data]);
   const stale = useStale(monitor.updatedAt, REFRESH_MS);
   return (
-    <section class={stale ? 'trends stale' : 'trends'} data-test="monitor-charts">
+    <section class="trends" data-test="monitor-charts">
       <header class="panel-head">
         <h3>{t('dashboard.trends')}</h3>
         <Freshness at={monitor.updatedAt} every={REFRESH_MS} test="monitor-updated-at" />
@@ -59,7 +59,8 @@ export function MonitorCharts({ path }: { path: string }) {
         : chart.labels.length === 0 ? <Empty text={t('dashboard.noSamples')} /> : (
           <>
             {monitor.error ? <Failed error={monitor.error} retry={monitor.reload} /> : null}
-            <div class="chart-grid">
+            {/* The charts grey out, not the range picker or a retry above them. */}
+            <div class={stale ? 'chart-grid stale' : 'chart-grid'}>
               {CHARTS.map((c, i) => (
                 <Chart key={c.key} test={`chart-${c.key}`} height={180} colors={c.color} labels={chart.labels}
                   title={c.rate ? `${t(c.title)} (${t('dashboard.perSecond')})` : t(c.title)}
