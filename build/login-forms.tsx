@@ -30,6 +30,8 @@ function draw(lang: Locale): string {
     for (const option of select.options) option.toggleAttribute('selected', option.value === select.value);
   }
   for (const form of host.querySelectorAll('form')) form.setAttribute('method', 'dialog');
+  // Typing can start at once: the browser focuses the username of the form shown (the other is hidden).
+  host.querySelector('input[name=username]')!.setAttribute('autofocus', '');
   const failed = document.createElement('p');
   failed.className = `${BOOT_FAILED_CLASS} field-error`;
   failed.setAttribute('role', 'alert');

@@ -1,5 +1,5 @@
 // The only part of the simulator that listens: console and API on the HTTP port, MQTT over TCP,
-// and MQTT over WebSocket at /mqtt on the ws port (and on the HTTP port). Run as a program it
+// and MQTT over WebSocket at /mqtt on the ws port only. Run as a program it
 // parses the flags of DESIGN.md §2 and prints the chosen ports as one JSON line on stdout;
 // everything else it says goes to stderr.
 import http from 'node:http';
@@ -131,13 +131,19 @@ export async function start(flags: StartFlags = {}): Promise<Started> {
     logger: flags.logger ?? false,
   });
 
-  // The ws listener that accepted the socket; the console's port speaks as ws:default does.
+  // The ws listener that accepted the socket speaks with its own settings.
   const mqttWs = createMqttWebSocket((stream, req) => app.acceptMqtt(stream, req), (req) => {
     const id = listenerOfSocket(req.socket as Socket);
     const config = app.store.listeners.detail(id ?? 'ws:default')?.websocket as Partial<WebSocketSettings> | undefined;
     return { settings: { ...WEBSOCKET_DEFAULTS, ...config }, sameOriginOnly: id === undefined };
   });
-  app.server.on('upgrade', mqttWs.handleUpgrade);
+  // The dashboard port serves no MQTT: EMQX's dashboard listener dispatches only "/", "/static/[...]"
+  // and "/api/v5/[...]" (emqx_dashboard.erl, dispatch/0, at v5.5.1), so an upgrade to /mqtt there
+  // finds no route (404), as any other path does. A peer that resets meanwhile raises no unheard error.
+  app.server.on('upgrade', (_req, socket) => {
+    socket.on('error', () => socket.destroy());
+    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
   const listeners = listenerHost(app, mqttWs);
 
   try {

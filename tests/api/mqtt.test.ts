@@ -90,10 +90,17 @@ test('a WebSocket client at /mqtt is counted with transport ws', async () => {
   await waitFor(async () => (await stats())['live_connections.count'] === before['live_connections.count'], 1000, 'ws gone');
 });
 
-test('MQTT over WebSocket also works at /mqtt on the HTTP port', async () => {
-  const client = await connectMqtt(`ws://127.0.0.1:${sim.http}/mqtt`, { clientId: 'ws-http' });
-  assert.ok(client.connected);
-  await endMqtt(client);
+// Changed with issue #34: the broker's dashboard listener serves no MQTT (emqx_dashboard.erl,
+// dispatch/0, at v5.5.1), so a client that leaned on the HTTP port passed only here.
+test('the HTTP port refuses MQTT over WebSocket at /mqtt with 404, as the broker\'s dashboard listener does', async () => {
+  const refused = await new Promise<number>((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${sim.http}/mqtt`, ['mqtt']);
+    ws.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.once('open', () => reject(new Error('the HTTP port accepted MQTT')));
+    ws.once('error', () => resolve(-1));
+  });
+  assert.is(refused, 404);
+  assert.is(sim.app.store.mqtt.sessions.size, 0);
 });
 
 test('a publish reaches a subscriber and shows in subscriptions, topics and message metrics', async () => {
@@ -236,12 +243,11 @@ test('over WebSocket each MQTT packet is one binary frame (EMQX\'s mqtt_piggybac
   }
 });
 
-test('a WebSocket handshake without the mqtt subprotocol is refused on both ports (S18)', async () => {
-  for (const port of [sim.ws, sim.http]) {
-    assert.is((await wsHandshake(port, [])).status, 400);
-    assert.is((await wsHandshake(port, ['chat'])).status, 400);
-    assert.equal(await wsHandshake(port, ['mqtt']), { status: 101, protocol: 'mqtt' });
-  }
+// The HTTP port left out since issue #34: it serves no MQTT at all (the test above).
+test('a WebSocket handshake without the mqtt subprotocol is refused on the ws port (S18)', async () => {
+  assert.is((await wsHandshake(sim.ws, [])).status, 400);
+  assert.is((await wsHandshake(sim.ws, ['chat'])).status, 400);
+  assert.equal(await wsHandshake(sim.ws, ['mqtt']), { status: 101, protocol: 'mqtt' });
 });
 
 test('WebSocket upgrades on other paths are refused', async () => {

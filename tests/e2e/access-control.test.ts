@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openConsole, waitUntil, type ConsoleSession, type WatchedPage } from '../helpers/browser.ts';
-import { connectMqtt, endMqtt, type SpawnedSimulator } from '../helpers/simulator.ts';
+import { connectMqtt, endMqtt, login, request, type SpawnedSimulator } from '../helpers/simulator.ts';
 
 let sim: SpawnedSimulator;
 let w: WatchedPage;
@@ -19,7 +19,7 @@ test.before(async () => {
 test.after(() => session?.close());
 
 /** Resolves with the CONNACK outcome: 'accepted' or the error's return code. */
-async function attempt(username: string, password: string): Promise<string> {
+async function attempt(username?: string, password?: string): Promise<string> {
   try {
     const client = await connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId: `e2e-${Math.random().toString(36).slice(2, 8)}`, username, password });
     await endMqtt(client);
@@ -28,6 +28,37 @@ async function attempt(username: string, password: string): Promise<string> {
     return String((error as { code?: number }).code ?? (error as Error).message);
   }
 }
+
+test('enabling a users-less authenticator with 20 clients connected without credentials warns with the number 20 before anything changes', async () => {
+  const { page } = w;
+  const anonymous = await Promise.all(Array.from({ length: 20 }, (_, i) => connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId: `anon-${i}` })));
+  const named = await connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId: 'named-1', username: 'meter' });
+  const token = await login(sim.baseUrl);
+  const chain = async () => (await request(sim.baseUrl, 'GET', '/api/v5/authentication', { token })).json as unknown[];
+  try {
+    await page.goto(`${sim.baseUrl}/#/authentication/create`);
+    await page.click('[data-test=wizard-next]');
+    await page.click('[data-test=choice-built_in_database]');
+    await page.click('[data-test=wizard-next]');
+    await page.click('[data-test=authn-config-form] [data-test=form-submit]');
+    const question = await page.waitForSelector('[data-test=confirm-dialog]');
+    assert.match(await question.textContent() ?? '', /^20 connected clients have no username: .*It has no users yet, so it refuses every client\./);
+    assert.equal(await chain(), [], 'nothing changed while the question is open');
+    await page.click('[data-test=confirm-cancel]');
+    assert.equal(await chain(), []);
+    assert.is(await attempt(), 'accepted', 'clients without credentials still get in');
+    await page.click('[data-test=authn-config-form] [data-test=form-submit]');
+    await page.click('[data-test=confirm-ok]');
+    await page.getByText('Authenticator created', { exact: true }).waitFor();
+    assert.is((await chain()).length, 1);
+    assert.is.not(await attempt(), 'accepted', 'what the warning said: refused');
+  } finally {
+    await Promise.all([...anonymous, named].map(endMqtt));
+    for (const a of await chain() as { id: string }[]) await request(sim.baseUrl, 'DELETE', `/api/v5/authentication/${encodeURIComponent(a.id)}`, { token });
+    // Away from the list, so the next journey finds it read anew.
+    await page.goto(`${sim.baseUrl}/#/dashboard/overview`);
+  }
+});
 
 test('an authenticator and a user made in the console decide MQTT logins, and the counters show it', async () => {
   const { page } = w;
@@ -41,6 +72,8 @@ test('an authenticator and a user made in the console decide MQTT logins, and th
   await page.waitForSelector('[data-test=authn-config-form]');
   assert.is(await page.inputValue('[data-test=authn-config-form] [name="password_hash_algorithm.salt_position"]'), 'suffix');
   await page.click('[data-test=authn-config-form] [data-test=form-submit]');
+  // It has no users yet: Create asks first (the test above).
+  await page.click('[data-test=confirm-ok]');
   await page.getByText('Authenticator created', { exact: true }).waitFor();
 
   const row = '[data-test=authentication-row][data-key="password_based:built_in_database"]';

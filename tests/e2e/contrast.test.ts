@@ -1,13 +1,14 @@
 // Every screen legible in both themes: each declared screen (the route table, not a hand list) is
 // visited against the demo simulator, in English with the light theme and in Chinese with the dark
 // one, and every visible text is measured against what it is drawn on (tests/helpers/contrast.ts):
-// WCAG AA, 4.5:1 for body text, 3:1 for large text.
+// WCAG AA, 4.5:1 for body text, 3:1 for large text. On the same screens every control the keyboard
+// reaches is focused and its ring measured: at least 2 px and 3:1 against what it is drawn on.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser } from 'playwright-core';
 import { screens } from '../../web/app/routes.ts';
 import { launch, loginAsAdmin, openPage, waitUntil } from '../helpers/browser.ts';
-import { lowContrastText } from '../helpers/contrast.ts';
+import { lowContrastText, weakFocusRings } from '../helpers/contrast.ts';
 import { login, request, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
 import { setUpOrFail } from '../helpers/suite.ts';
 
@@ -38,15 +39,20 @@ const SHOWN = `(() => {
 })()`;
 
 for (const [locale, colorScheme] of [['en-US', 'light'], ['zh-CN', 'dark']] as const) {
-  test(`every screen's text meets WCAG AA contrast (${locale}, ${colorScheme})`, async () => {
+  test(`every screen's text meets WCAG AA contrast, and every control's focus ring 3:1 (${locale}, ${colorScheme})`, async () => {
     const w = await openPage(browser, { locale, colorScheme });
     try {
       // One line per kind of text (element and classes, colours), with the first screen showing it.
       const kinds = new Map<string, string>();
+      const rings = new Map<string, string>();
       const audit = async (screen: string) => {
         for (const f of await lowContrastText(w.page)) {
           const kind = `${f.where.split(' > ').pop()!.replace(/\[[^\]]*\]$/, '')} ${f.fg} on ${f.bg}`;
           if (!kinds.has(kind)) kinds.set(kind, `${screen}: "${f.text}" ${f.fg} on ${f.bg} is ${f.ratio}:1, needs ${f.need}:1 (${f.where})`);
+        }
+        for (const r of await weakFocusRings(w.page)) {
+          const kind = `${r.where.split(' > ').pop()!.replace(/\[[^\]]*\]$/, '')} ${r.ring} on ${r.bg}`;
+          if (!rings.has(kind)) rings.set(kind, `${screen}: ${r.where}: ring ${r.width}px ${r.ring} on ${r.bg} is ${r.ratio}:1`);
         }
       };
       await w.page.goto(sim.baseUrl + '/');
@@ -63,6 +69,7 @@ for (const [locale, colorScheme] of [['en-US', 'light'], ['zh-CN', 'dark']] as c
         await audit(path);
       }
       assert.equal([...kinds.values()], [], `${kinds.size} kinds of text below the minimum:\n${[...kinds.values()].join('\n')}`);
+      assert.equal([...rings.values()], [], `${rings.size} kinds of control with a weak focus ring:\n${[...rings.values()].join('\n')}`);
       assert.equal(w.errors, []);
     } finally {
       await w.context.close();

@@ -57,7 +57,7 @@ test('an uploaded plugin package shows the progress bar, then the plugin in the 
     await held;
     await route.continue();
   });
-  await install('e2e_plugin', '1.0.0', await pluginPackage({ name: 'e2e_plugin', version: '1.0.0', readme: '# E2E plugin\n<b>not bold</b>\n' }));
+  await install('e2e_plugin', '1.0.0', await pluginPackage({ name: 'e2e_plugin', version: '1.0.0', readme: HOSTILE_README }));
   await w.page.waitForSelector('[data-test=plugin-upload-progress]', { state: 'visible' });
   assert.ok(await w.page.isDisabled('[data-test=plugin-upload-submit]'));
   release();
@@ -69,12 +69,32 @@ test('an uploaded plugin package shows the progress bar, then the plugin in the 
   const cells = await w.page.locator('[data-test=plugins-row][data-key="e2e_plugin-1.0.0"] td').allTextContents();
   assert.equal(cells.slice(0, 2), ['e2e_plugin', '1.0.0']);
   assert.is(cells[4], 'Inactive');
-  // The detail shows the README as text, not as markup.
+  // Changed with issue #34: the detail renders the README as EMQX does, and a hostile one stays inert.
   await w.page.click('[data-test=plugins-row][data-key="e2e_plugin-1.0.0"] a');
-  await w.page.waitForSelector('[data-test=plugin-readme]');
-  assert.is(await w.page.textContent('[data-test=plugin-readme]'), '# E2E plugin\n<b>not bold</b>\n');
-  assert.is(await w.page.locator('[data-test=plugin-readme] b').count(), 0);
+  await w.page.waitForSelector('[data-test=plugin-readme] h1');
+  const readme = '[data-test=plugin-readme]';
+  assert.is(await w.page.textContent(`${readme} h1`), 'E2E plugin');
+  assert.is(await w.page.textContent(`${readme} strong`), 'bold words');
+  assert.is(await w.page.locator(`${readme} :is(b, script, img, iframe, svg, [onerror], [onclick], [style])`).count(), 0, 'no element from raw HTML');
+  assert.match(await w.page.textContent(readme) ?? '', /<b>not bold<\/b>/, 'raw HTML stays text');
+  const hrefs = await w.page.locator(`${readme} a`).evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+  assert.not.ok(hrefs.some((h) => /^\s*(javascript|vbscript|data):/i.test(h)), hrefs.join(' '));
+  // Clicking the link that would have run script opens nothing and runs nothing.
+  await w.page.locator(`${readme} a`, { hasText: 'click me' }).click({ modifiers: [] }).catch(() => undefined);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.is(await w.page.evaluate(() => (window as unknown as { pwned?: number }).pwned), undefined);
+  assert.equal(w.dialogs, []);
+  assert.equal(w.violations, [], 'the CSP is as it was, and nothing tried to break it');
+  assert.equal(w.errors, []);
 });
+
+/** A README that tries what markdown renderers get wrong: raw HTML, script and data URLs, event attributes, outside images. */
+const HOSTILE_README = [
+  '# E2E plugin', '', 'Some **bold words** and <b>not bold</b>.', '',
+  '<script>window.pwned = 1</script>', '<img src=x onerror="window.pwned = 2">', '<iframe src="javascript:window.pwned=3"></iframe>',
+  '', '[click me](javascript:window.pwned=4) [data](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==) [ok](https://example.com)',
+  '', '![tracker](https://tracker.example/pixel.png) <svg onload="window.pwned=5"></svg>', '',
+].join('\n');
 
 test('start, stop, move to top and uninstall change what the API reports', async () => {
   await install('other_plugin', '2.0.0', await pluginPackage({ name: 'other_plugin', version: '2.0.0' }));

@@ -150,6 +150,29 @@ async function cutOff() {
 }
 const apart = (a: Box, b: Box) => a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
 
+test('in a 1280×720 window a flow of four columns opens above 80 % with Save in view', async () => {
+  const p = page();
+  await p.setViewportSize({ width: 1280, height: 720 });
+  try {
+    await p.goto(`${session.sim.baseUrl}/#/flow`);
+    await p.waitForSelector('[data-test=flows-row][data-key=heat]');
+    const made = await request(session.sim.baseUrl, 'POST', '/api/v5/rules', { token, body: {
+      id: 'four-columns', sql: 'SELECT upper(payload.a) as a FROM "t/#" WHERE payload.a > 1',
+      actions: [{ function: 'console' }, { function: 'republish', args: { topic: 'x/y', payload: '${a}', qos: 0, retain: false } }],
+    } });
+    assert.is(made.status, 201, made.text);
+    await p.goto(`${session.sim.baseUrl}/#/flow/four-columns`);
+    await p.waitForSelector('[data-test=flow-node]');
+    await p.waitForFunction(() => Number(document.querySelector('[data-test=flow-zoom-reset]')?.textContent?.replace('%', '')) > 0);
+    const zoom = Number((await p.textContent('[data-test=flow-zoom-reset]'))!.replace('%', ''));
+    assert.ok(zoom >= 80, `opens at ${zoom} %`);
+    const save = (await p.locator('[data-test=flow-save]').boundingBox())!;
+    assert.ok(save.y + save.height <= 720, `Save at ${save.y + save.height} px`);
+  } finally {
+    await p.setViewportSize({ width: 1366, height: 860 });
+  }
+});
+
 test('in a 1280×800 window: fit shows every node, zoom and pan move the view, nodes dragged or clicked in land inside', async () => {
   const p = page();
   await p.setViewportSize({ width: 1280, height: 800 });

@@ -183,4 +183,20 @@ test('webhook list on a 5.8.9 broker (actions carry their rules) shows the webho
   }
 });
 
+test('every connector type tile holds its name inside it at 1280 px, "GCP Pub/Sub consumer" too', async () => {
+  const { page } = session.w;
+  await page.setViewportSize({ width: 1280, height: 720 });
+  try {
+    await page.goto(`${session.sim.baseUrl}/#/connector/create`);
+    await page.waitForSelector('.type-card');
+    const over = await page.locator('.type-card').evaluateAll((cards) => cards
+      .filter((c) => c.scrollWidth > c.clientWidth + 1 || [...c.querySelectorAll('*')].some((e) => e.getBoundingClientRect().right > c.getBoundingClientRect().right + 1))
+      .map((c) => c.textContent));
+    assert.equal(over, []);
+    assert.ok(await page.locator('.type-card', { hasText: 'GCP Pub/Sub consumer' }).count() > 0);
+  } finally {
+    await page.setViewportSize({ width: 1366, height: 860 });
+  }
+});
+
 test.run();

@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import { launch, openPage, waitUntil, type WatchedPage } from '../helpers/browser.ts';
-import { login, request, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
+import { connectMqtt, endMqtt, login, request, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
 
 let sim: SpawnedSimulator;
 let browser: Browser;
@@ -78,7 +78,9 @@ test('Tab and Enter alone lead from the login page to a row delete; Enter in its
   await tabTo(page, 'menu-banned-clients');
   await page.keyboard.press('Enter');
   await page.waitForSelector('[data-test=banned-row][data-key="clientid:kbd-victim"]');
-  assert.equal(await tabTo(page, 'banned-delete'), ['menu', 'main']);
+  // Changed with issue #34: after a menu choice the focus is on the screen's heading already.
+  assert.is((await focus(page)).id, 'h2', 'the new screen\'s heading has the focus');
+  assert.equal(await tabTo(page, 'banned-delete'), ['main']);
 
   await page.keyboard.press('Enter');
   await page.waitForSelector('[data-test=confirm-dialog]');
@@ -88,6 +90,37 @@ test('Tab and Enter alone lead from the login page to a row delete; Enter in its
   assert.is((await focus(page)).id, 'banned-delete', 'the focus is back on the row action');
   assert.ok((await bannedWhos()).includes('kbd-victim'), 'nothing was deleted');
   assert.ok(await page.isVisible('[data-test=banned-row][data-key="clientid:kbd-victim"]'));
+});
+
+test('from the Clients menu entry the first client row is reached in 12 Tab presses or fewer; a time filter is one stop', async () => {
+  const { page } = w;
+  const client = await connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId: 'kbd-client' });
+  try {
+    await page.focus('[data-test=menu-group-monitoring]');
+    if (await page.getAttribute('[data-test=menu-group-monitoring]', 'aria-expanded') !== 'true') await page.keyboard.press('Enter');
+    await page.focus('[data-test=menu-clients]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-test=clients-row][data-key=kbd-client]');
+    await waitUntil(page, `document.activeElement?.tagName === 'H2'`, 3000);
+    let presses = 0;
+    while (!(await page.evaluate(() => !!document.activeElement?.closest('[data-test=clients-row]'))) && presses < 40) {
+      await page.keyboard.press('Tab');
+      presses += 1;
+    }
+    assert.ok(presses <= 12, `${presses} Tab presses to the first client row`);
+    // Behind "More filters", each time filter takes one Tab stop.
+    await page.click('[data-test=filter-more]');
+    await page.focus('input[name=gte_connected_at]');
+    await page.keyboard.press('Tab');
+    assert.is(await page.evaluate(() => (document.activeElement as HTMLInputElement).name), 'lte_connected_at');
+    await page.keyboard.press('Tab');
+    assert.is.not(await page.evaluate(() => (document.activeElement as HTMLInputElement).name), 'lte_connected_at');
+  } finally {
+    await endMqtt(client);
+    // Back where the journeys below start.
+    await page.goto(`${sim.baseUrl}/#/banned-clients`);
+    await page.waitForSelector('[data-test=banned-row]');
+  }
 });
 
 test('the skip link takes the focus past header and menu to the screen', async () => {

@@ -1,7 +1,7 @@
 // What the login page loads: only the files index.html names (the boot script, its entry and the
-// modules it preloads; its stylesheet is inside index.html), none of the logged-in shell; the
-// shell's stylesheet comes with the shell, after the login page's, and leaves the login page as
-// it was. The login form index.html carries shows before any module loads, in the stored
+// modules it preloads; its stylesheet is inside index.html), then, once its form waits, the
+// logged-in shell and the overview's chunk without applying or asking anything; the shell's
+// stylesheet applies with sign-in, after the login page's, and leaves the login page as it was. The login form index.html carries shows before any module loads, in the stored
 // language and theme, and hands what was typed to the console's own form.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -31,9 +31,13 @@ const stylesheets = (page: Page) =>
 /**
  * What the shown login page looks like, the console's or the one drawn into index.html: boxes,
  * texts and the computed styles that Pico and the console set. Page code as a string: the
- * TypeScript loader would add helpers to named functions that the page lacks.
+ * TypeScript loader would add helpers to named functions that the page lacks. The focus (the
+ * username has it from the start) is taken away first, its border's transition finished: the
+ * stylesheets are compared, not the moment of a transition.
  */
 const loginLook = (page: Page) => page.evaluate(`(() => {
+  document.activeElement?.blur();
+  for (const animation of document.getAnimations()) animation.finish();
   const shown = [...document.querySelectorAll('.login-page')].find((el) => el.getBoundingClientRect().height > 0);
   return ['.login-card', 'input[name=username]', 'input[name=password]', 'button[type=submit]', '.login-lang', '.forgot summary', 'h1', 'label'].map((selector) => {
     const el = shown.querySelector(selector);
@@ -52,7 +56,7 @@ test('every file index.html names is under static/, which is all EMQX serves of 
   assert.equal(named.filter((url) => !url.startsWith('./static/')), []);
 });
 
-test('the login page loads what index.html names and nothing of the shell', async () => {
+test('the login page loads what index.html names; the shell and the overview come once its form waits, unapplied and asking nothing', async () => {
   const html = (await request(sim.baseUrl, 'GET', '/')).text;
   const named = new Set([...html.matchAll(/<(?:link rel="modulepreload"|script type="module"|script) (?:href|src)="\.\/([^"]+)"/g)].map((m) => m[1].split('/').pop()!));
   assert.ok(/<style id="login-styles">[^<]*\.login-card/.test(html), 'the login page’s rules travel inside index.html');
@@ -60,15 +64,27 @@ test('the login page loads what index.html names and nothing of the shell', asyn
   const template = /<template id="shell-styles">(.*?)<\/template>/.exec(html)?.[1] ?? '';
   assert.equal([...template.matchAll(/href="\.\/([^"]+)"/g)].map((m) => m[1].replace(/-[A-Z0-9]{8}\./, '-*.')), ['static/shell-*.css']);
   const w = await openPage(browser, { locale: 'en-US' });
-  const requested: string[] = [];
-  w.page.on('request', (r) => { if (/\.(js|css)$/.test(new URL(r.url()).pathname)) requested.push(file(r.url())); });
+  // When the console's own form was in place, on the page's clock.
+  await w.page.addInitScript(`new MutationObserver((_, o) => {
+    if (document.querySelector('[data-test=login-form]')) { o.disconnect(); window.__formAt = performance.now(); }
+  }).observe(document, { childList: true, subtree: true });`);
+  const api: string[] = [];
+  w.page.on('request', (r) => { if (new URL(r.url()).pathname.startsWith('/api/')) api.push(r.url()); });
   await w.page.goto(sim.baseUrl + '/');
   await w.page.waitForSelector('[data-test=login-form] input[type=password]', { state: 'visible' });
   await w.page.waitForLoadState('networkidle');
-  assert.ok(requested.length >= 2, requested.join(' '));
-  assert.equal(requested.filter((f) => !named.has(f)), [], 'only files index.html names');
-  assert.equal(requested.filter((f) => /^(Shell|shell|screens)/.test(f)), []);
-  assert.equal(await stylesheets(w.page), ['login']);
+  const loads = await w.page.evaluate(`performance.getEntriesByType('resource')
+    .filter((e) => /\\.(js|css)$/.test(new URL(e.name).pathname))
+    .map((e) => ({ file: new URL(e.name).pathname.split('/').pop(), before: e.startTime < window.__formAt }))`) as { file: string; before: boolean }[];
+  const before = loads.filter((l) => l.before).map((l) => l.file);
+  const after = loads.filter((l) => !l.before).map((l) => l.file);
+  assert.ok(before.length >= 2, before.join(' '));
+  assert.equal(before.filter((f) => !named.has(f)), [], 'until its form is in place, only files index.html names');
+  assert.equal(before.filter((f) => /^(Shell|shell|screens)/.test(f)), []);
+  // Then, at idle, the shell, its stylesheet and the overview's chunk (where sign-in leads).
+  for (const part of [/^Shell-/, /^shell-.*\.css$/, /^screens-/]) assert.ok(after.some((f) => part.test(f)), `${part} in ${after.join(' ')}`);
+  assert.equal(await stylesheets(w.page), ['login'], 'fetched, not applied');
+  assert.equal(api, [], 'no request to the broker before sign-in');
   assert.equal(w.violations, []);
   await w.context.close();
 });
@@ -180,9 +196,16 @@ const recordFormShown = `new MutationObserver((_, observer) => {
   requestAnimationFrame(frame);
 }).observe(document, { childList: true, subtree: true });`;
 
-/** When each of the console's modules was asked for, when the document was parsed and when the drawn form showed, in ms since navigation. */
+/**
+ * When each of the console's modules that index.html names was asked for (the shell's, fetched
+ * later while the form waits, are not these), when the document was parsed and when the drawn
+ * form showed, in ms since navigation.
+ */
 const moduleTimes = (page: Page) => page.evaluate(`(() => ({
-  modules: performance.getEntriesByType('resource').filter((e) => /\\/(main-|chunks\\/)[^/]*\\.js$/.test(new URL(e.name).pathname)).map((e) => e.startTime),
+  modules: performance.getEntriesByType('resource')
+    .filter((e) => /\\/(main-|chunks\\/)[^/]*\\.js$/.test(new URL(e.name).pathname))
+    .filter((e) => [...document.querySelectorAll('script[type=module][src], link[rel=modulepreload]')].some((el) => (el.src || el.href) === e.name))
+    .map((e) => e.startTime),
   parsed: performance.getEntriesByType('navigation')[0].domContentLoadedEventStart,
   formShown: window.__formShown ?? NaN,
 }))()`) as Promise<{ modules: number[]; parsed: number; formShown: number }>;
@@ -254,6 +277,31 @@ test('a control of the drawn page that had the focus has it again on the console
     assert.ok(await w.page.$eval(live, (el) => el === document.activeElement && !el.closest('.boot-login')), drawn);
     await w.context.close();
   }
+});
+
+test('the username has the focus on the drawn form (zh and en) and stays with it on the console\'s; also after logging out', async () => {
+  for (const locale of ['en-US', 'zh-CN']) {
+    const w = await openPage(browser, { locale });
+    const release = await holdModules(w.page);
+    await w.page.goto(sim.baseUrl + '/', { waitUntil: 'commit' });
+    await w.page.waitForSelector('.boot-login input[type=password]:visible');
+    assert.ok(await w.page.evaluate(() => {
+      const active = document.activeElement as HTMLInputElement | null;
+      return active?.name === 'username' && !!active.closest('.boot-login') && active.checkVisibility();
+    }), `${locale}: the drawn form's username`);
+    await release();
+    await w.page.waitForSelector('[data-test=login-form] input[type=password]', { state: 'visible' });
+    assert.is(await w.page.evaluate(() => (document.activeElement as HTMLInputElement)?.closest('[data-test=login-form]') && (document.activeElement as HTMLInputElement).name), 'username');
+    await w.context.close();
+  }
+  const w = await openPage(browser);
+  await loginAsAdmin(w.page, sim.baseUrl);
+  await w.page.click('[data-test=user-menu]');
+  await w.page.click('[data-test=menu-logout]');
+  await w.page.click('[data-test=confirm-ok]');
+  await w.page.waitForSelector('[data-test=login-form]');
+  assert.is(await w.page.evaluate(() => (document.activeElement as HTMLInputElement)?.name), 'username');
+  await w.context.close();
 });
 
 test('a language chosen on the drawn page is saved and the page reloads in it', async () => {

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Browser } from 'playwright-core';
 import { toChartData, type Sample } from '../../web/features/monitoring/dashboard/monitor.ts';
 import { launch, loginAsAdmin, openPage, waitUntil, type WatchedPage } from '../helpers/browser.ts';
+import { contrast } from '../helpers/contrast.ts';
 import { login as apiLogin, request, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
 
 let sim: SpawnedSimulator;
@@ -127,6 +128,39 @@ test('Overview: a chart marked drawn shows the broker\'s samples, not an empty s
   assert.ok(Math.max(...drawn) >= most, `the y axis reaches the samples' ${most} once drawn: ${drawn.join(', ')}`);
   await w.page.waitForTimeout(1000);
   assert.equal(await axis(), drawn, 'and keeps that scale');
+});
+
+test('Overview: a chart tooltip names its series legibly in both themes (4.5:1 or more)', async () => {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    const v = await openPage(browser, { colorScheme });
+    await loginAsAdmin(v.page, sim.baseUrl);
+    await v.page.goto(`${sim.baseUrl}/#/dashboard/overview`);
+    await waitUntil(v.page, `document.querySelector('[data-test=chart-connections]')?.hasAttribute('data-drawn')`);
+    const chart = v.page.locator('[data-test=chart-connections] svg').first();
+    await chart.scrollIntoViewIfNeeded();
+    const box = (await chart.boundingBox())!;
+    await v.page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
+    await waitUntil(v.page, `[...document.querySelectorAll('.graph-svg-tip li')].some((li) => li.textContent.includes('Connections'))`);
+    // The tooltip's colours, its see-through background laid over the page's.
+    const colors = await v.page.evaluate(`(() => {
+      const tip = document.querySelector('.graph-svg-tip');
+      const li = [...tip.querySelectorAll('li')].find((l) => l.textContent.includes('Connections'));
+      const parse = (c) => c.match(/[\\d.]+/g).map(Number);
+      const [r, g, b, a = 1] = parse(getComputedStyle(tip).backgroundColor);
+      // What shows through: the nearest ancestor with a background of its own (white at the top).
+      let under = [255, 255, 255];
+      for (let el = tip.parentElement; el; el = el.parentElement) {
+        const c = parse(getComputedStyle(el).backgroundColor);
+        if (c.length < 4 || c[3] > 0) { under = c; break; }
+      }
+      const [pr, pg, pb] = under;
+      const mix = (x, y) => Math.round(x * a + y * (1 - a));
+      return { text: getComputedStyle(li).color, on: 'rgb(' + mix(r, pr) + ', ' + mix(g, pg) + ', ' + mix(b, pb) + ')' };
+    })()`) as { text: string; on: string };
+    const ratio = contrast(colors.text, colors.on);
+    assert.ok(ratio >= 4.5, `${colorScheme}: series name ${colors.text} on ${colors.on}: ${ratio.toFixed(2)}:1`);
+    await v.context.close();
+  }
 });
 
 test('Overview: picking 7 days asks for a week of samples and draws the charts', async () => {

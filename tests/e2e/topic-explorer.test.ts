@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Browser } from 'playwright-core';
 import { launch, loginAsAdmin, openPage, type WatchedPage } from '../helpers/browser.ts';
-import { REPO_ROOT, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
+import { login, REPO_ROOT, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
 
 let sim: SpawnedSimulator;
 let browser: Browser;
@@ -28,6 +28,13 @@ async function until(check: () => Promise<boolean>, ms = 5000, what = 'condition
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+let apiToken = '';
+/** An API token for reading the simulator directly. */
+async function token() {
+  apiToken ||= await login(sim.baseUrl);
+  return apiToken;
 }
 
 async function select(path: string) {
@@ -111,6 +118,34 @@ test('a retained message from mosquitto_pub -r is marked; deleting it from the e
   await until(async () => (await w.page.locator(`${node(topic)} ${sel('explorer-retained')}`).count()) === 0, 3000, 'the marker to go');
   const after = await mosquitto('mosquitto_sub', ['-t', topic, '--retained-only', '-W', '2']);
   assert.is(after.out, '');
+});
+
+test('with load/7/# and # subscribers, the explorer lists both for load/7/data; nothing it asks answers 404', async () => {
+  const search = await w.page.inputValue(sel('explorer-search'));
+  const notFound: string[] = [];
+  const onResponse = (r: { status(): number; url(): string }) => r.status() === 404 && notFound.push(r.url());
+  w.page.on('response', onResponse);
+  for (const [id, filter] of [['deep-7', 'load/7/#'], ['every-topic', '#']]) {
+    void mosquitto('mosquitto_sub', ['-i', id, '-t', filter, '-W', '20']);
+  }
+  await until(async () => (await fetch(`${sim.baseUrl}/api/v5/subscriptions?clientid=deep-7`, { headers: { authorization: `Bearer ${await token()}` } }).then((r) => r.json()) as { data: unknown[] }).data.length === 1, 5000, 'the subscribers');
+  assert.is((await mosquitto('mosquitto_pub', ['-t', 'load/7/data', '-m', '7'])).code, 0);
+  await w.page.fill(sel('explorer-search'), 'load/7/data');
+  await w.page.waitForSelector(node('load/7/data'));
+  await select('load/7/data');
+  // The explorer's own client subscribes to # as well.
+  await until(async () => (await w.page.locator(sel('explorer-subscriber')).count()) >= 3, 5000, 'the matching subscriptions');
+  const rows = await w.page.locator(sel('explorer-subscriber')).allTextContents();
+  for (const id of ['deep-7', 'every-topic']) assert.ok(rows.some((row) => row.startsWith(id)), `${id} in ${rows.join(' | ')}`);
+  assert.ok(rows.some((row) => row.includes('load/7/#')) && rows.some((row) => row.startsWith('every-topic#')));
+  // Retained message and metrics are asked for once opened, and "none" is an answer, not a 404.
+  await w.page.click(`${sel('explorer-retained-section')} summary`);
+  await w.page.waitForSelector(sel('explorer-no-retained'));
+  await w.page.click(`${sel('explorer-metrics')} summary`);
+  await w.page.waitForSelector(`${sel('explorer-metrics')} p.muted`);
+  w.page.off('response', onResponse);
+  assert.equal(notFound, []);
+  await w.page.fill(sel('explorer-search'), search);
 });
 
 test('a numeric JSON field is charted, the last two JSON payloads are diffed, and a hostile topic stays text', async () => {

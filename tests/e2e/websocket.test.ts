@@ -62,12 +62,13 @@ test.after(async () => {
   await sim?.kill();
 });
 
-test('the test client connects with MQTT 5.0 over ws to the page host and port at /mqtt, loading mqtt.js only then', async () => {
+// Changed with issue #34: the default is the broker's ws listener, not the console's own port.
+test('the test client connects with MQTT 5.0 and its default settings to the ws listener at /mqtt, loading mqtt.js only then; the HTTP port refuses /mqtt', async () => {
   await viaMenu('diagnose', 'websocket');
   await w.page.waitForSelector(sel('websocket-page'));
   assert.is(await w.page.inputValue(sel('ws-protocolVersion')), '5');
   assert.is(await w.page.inputValue(sel('ws-host')), '127.0.0.1');
-  assert.is(await w.page.inputValue(sel('ws-port')), String(sim.http));
+  await w.page.waitForFunction((port) => (document.querySelector('[data-test=ws-port]') as HTMLInputElement).value === port, String(sim.ws));
   assert.is(await w.page.inputValue(sel('ws-path')), '/mqtt');
   clientId = await w.page.inputValue(sel('ws-clientId'));
   assert.match(clientId, /^emqx_[0-9a-f]{8}$/);
@@ -75,6 +76,12 @@ test('the test client connects with MQTT 5.0 over ws to the page host and port a
   await w.page.click(sel('ws-connect'));
   await w.page.waitForSelector('[data-test=ws-state][data-state=connected]');
   assert.ok(requested.some((url) => /chunks\/mqtt\.esm-[\w-]+\.js$/.test(url)), 'mqtt.js came as its own chunk');
+  const onHttpPort = await w.page.evaluate((url) => new Promise<string>((resolve) => {
+    const socket = new WebSocket(url, 'mqtt');
+    socket.onopen = () => (socket.close(), resolve('open'));
+    socket.onerror = () => resolve('refused');
+  }), `ws://127.0.0.1:${sim.http}/mqtt`);
+  assert.is(onHttpPort, 'refused');
 });
 
 test('the mqtt.js chunk holds its WebSocket transport only, and no code built from strings or Worker', async () => {

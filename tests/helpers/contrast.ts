@@ -36,7 +36,7 @@ export interface LowContrast {
 // which has its own background; any other gradient or image under a text cannot be measured and
 // the text is left out. Colours with alpha and the elements' opacity are blended as drawn. The
 // page gives the colours; the ratio is taken here, by `contrast`.
-const AUDIT = `(() => {
+const HELPERS = `
   for (const animation of document.getAnimations()) animation.finish();
   const rgba = (c) => { const m = c.match(/[\\d.]+/g) || [0, 0, 0, 0]; return [+m[0], +m[1], +m[2], m[3] === undefined ? 1 : +m[3]]; };
   const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
@@ -65,6 +65,10 @@ const AUDIT = `(() => {
     }
     return parts.join(' > ');
   };
+`;
+
+const AUDIT = `(() => {
+  ${HELPERS}
   const texts = [];
   const measured = new Set();
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -98,4 +102,49 @@ export async function lowContrastText(page: Page): Promise<LowContrast[]> {
     .map(({ large, ...t }) => ({ ...t, ratio: contrast(t.fg, t.bg), need: large ? 3 : 4.5 }))
     .filter((t) => t.ratio < t.need)
     .map((t) => ({ ...t, fg: round(t.fg), bg: round(t.bg), ratio: Math.round(t.ratio * 100) / 100 }));
+}
+
+/** A control whose focus ring is missing, thinner than 2 px, or below 3:1 against what it is drawn on. */
+export interface WeakRing {
+  where: string;
+  ring: string;
+  bg: string;
+  width: number;
+  ratio: number;
+}
+
+// Page code: every visible control the keyboard reaches is focused in turn (after a key press, so
+// the browser's :focus-visible applies to script focus too) and its outline read: drawn outside the
+// control (a positive offset) it lies on the ancestor's background, drawn inside on the control's.
+const FOCUS_AUDIT = `(() => {
+  ${HELPERS}
+  const rgb = (c) => 'rgb(' + c.slice(0, 3).join(', ') + ')';
+  const controls = document.querySelectorAll('a[href], button:not(:disabled), input:not(:disabled):not([type=hidden]), select:not(:disabled), textarea:not(:disabled), summary, [tabindex]:not([tabindex="-1"])');
+  const rings = [];
+  const before = document.activeElement;
+  for (const control of controls) {
+    const box = control.getBoundingClientRect();
+    if (box.width <= 1 || box.height <= 1 || !control.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+    control.focus({ preventScroll: true });
+    if (document.activeElement !== control) continue;
+    // A control drawn inside a box of its own (a code editor's text area) may ring that box instead (:focus-within).
+    let ringed = control;
+    for (let e = control; e && e !== document.body && getComputedStyle(ringed).outlineStyle === 'none'; e = e.parentElement) ringed = e;
+    if (getComputedStyle(ringed).outlineStyle === 'none') ringed = control;
+    const style = getComputedStyle(ringed);
+    const inside = parseFloat(style.outlineOffset) < 0;
+    const bg = background(inside ? ringed : ringed.parentElement) || background(document.body);
+    const width = style.outlineStyle === 'none' ? 0 : parseFloat(style.outlineWidth);
+    rings.push({ where: where(control), ring: rgb(over(rgba(style.outlineColor), bg)), bg: rgb(bg), width });
+  }
+  if (before && before.focus) before.focus({ preventScroll: true });
+  return rings;
+})()`;
+
+/** Every focusable control on the page whose focus ring is weak (see `WeakRing`), once per kind of control. */
+export async function weakFocusRings(page: Page): Promise<WeakRing[]> {
+  // A key press first: focus moved by script then shows its ring as the keyboard's would.
+  await page.keyboard.press('Shift');
+  const rings = await page.evaluate(FOCUS_AUDIT) as Omit<WeakRing, 'ratio'>[];
+  return rings.map((r) => ({ ...r, ratio: Math.round(contrast(r.ring, r.bg) * 100) / 100 })).filter((r) => r.width < 2 || r.ratio < 3);
 }

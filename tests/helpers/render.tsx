@@ -11,6 +11,7 @@ import { clearSession, restoreSession } from '../../web/lib/session.ts';
 import { saveUser } from '../../web/lib/storage.ts';
 import { toasts } from '../../web/lib/toasts.ts';
 import { confirmState } from '../../web/lib/confirm.ts';
+import { dropWaiting } from '../../web/lib/reauth.ts';
 
 let root: HTMLElement | undefined;
 export const reloads: number[] = [];
@@ -20,9 +21,11 @@ setReloader(() => reloads.push(Date.now()));
 export function reset(path = '/') {
   if (root) render(null, root);
   localStorage.clear();
+  sessionStorage.clear();
   clearSession();
   toasts.items.splice(0);
   confirmState.current = null;
+  dropWaiting();
   setLocale('en');
   history.replaceState(null, '', `/#${path}`);
 }
@@ -46,8 +49,9 @@ export function cleanup() {
   root = undefined;
 }
 
-/** Mounts `node` in a fresh container. */
+/** Mounts `node` in a fresh container; what was mounted before is unmounted (its timers and watchers end). */
 export async function mount(node: VNode) {
+  if (root) await act(async () => render(null, root!));
   root?.remove();
   root = document.createElement('div');
   document.body.append(root);

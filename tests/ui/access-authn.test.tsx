@@ -161,6 +161,10 @@ test('the wizard creates a built-in database authenticator with sha256 and salt 
   assert.is(form.querySelector<HTMLSelectElement>('[name="password_hash_algorithm.salt_position"]')!.value, 'suffix');
   assert.not.ok(form.querySelector('[name="password_hash_algorithm.iterations"]'), 'pbkdf2 fields hidden');
   await submit(form);
+  // A new built-in database has no users: it refuses everyone, and Create asks first.
+  await waitFor(() => byTest('confirm-dialog'));
+  assert.match(text(), /It has no users yet, so it refuses every client/);
+  await click(byTest('confirm-ok'));
   await waitFor(() => api.calls.some((c) => c.method === 'POST'));
   assert.equal(api.calls.find((c) => c.method === 'POST')!.body, {
     mechanism: 'password_based', backend: 'built_in_database', user_id_type: 'username',
@@ -168,6 +172,55 @@ test('the wizard creates a built-in database authenticator with sha256 and salt 
   });
   await waitFor(() => route().startsWith('/authentication?') || route() === '/authentication');
   assert.ok(text().includes('Authenticator created'));
+  cleanup();
+  api.restore();
+});
+
+const clients = (n: number, anonymous: number) => ({
+  body: { data: Array.from({ length: n }, (_, i) => ({ clientid: `c${i}`, username: i < anonymous ? null : `user${i}`, connected: true })), meta: { page: 1, limit: 1000, count: n, hasnext: false } },
+});
+
+test('creating the first authenticator says how many connected clients without a username it will refuse, before anything is sent', async () => {
+  await login('/authentication/create');
+  const api = fakeApi({ 'GET /authentication': { body: [{ ...http, enable: false }] }, 'GET /clients': clients(25, 20), 'POST /authentication': { body: {} }, 'GET /alarms': alarms });
+  await mount(<App />);
+  await waitFor(() => byTest('choice-password_based'));
+  await click(byTest('wizard-next'));
+  await click(byTest('choice-mysql')!.querySelector('input'));
+  await click(byTest('wizard-next'));
+  const form = await waitFor(() => byTest('authn-config-form'));
+  await type(form.querySelector('[name=password]'), 'dbpass');
+  await submit(form);
+  await waitFor(() => byTest('confirm-dialog'));
+  assert.match(byTest('confirm-dialog')!.textContent!, /^20 connected clients have no username: once this is enabled, the broker refuses them when they connect again\./);
+  assert.not.match(text(), /no users yet/, 'MySQL holds its own users');
+  assert.is(api.calls.find((c) => c.path === '/clients')!.query.get('conn_state'), 'connected');
+  await click(byTest('confirm-cancel'));
+  assert.not.ok(api.calls.some((c) => c.method === 'POST'), 'nothing changes without a yes');
+  assert.ok(byTest('authn-config-form'), 'the form stays as it was');
+  cleanup();
+  api.restore();
+});
+
+test('switching on a built-in database without users warns with the count and what it means, then PUTs enable', async () => {
+  await login('/authentication');
+  const off = { ...builtIn, enable: false };
+  const api = chainApi({
+    'GET /authentication': { body: [off, { ...jwt, enable: false }] },
+    [`GET ${BI}/users`]: { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } },
+    'GET /clients': clients(30, 20),
+    [`PUT ${BI}`]: { body: {} },
+  });
+  await mount(<App />);
+  const toggle = () => row('password_based:built_in_database')!.querySelector<HTMLInputElement>('[data-test=authentication-enable]')!;
+  await waitFor(() => row('password_based:built_in_database'));
+  await act(async () => void toggle().dispatchEvent(new Event('change', { bubbles: true })));
+  await waitFor(() => byTest('confirm-dialog'));
+  assert.match(byTest('confirm-dialog')!.textContent!, /20 connected clients have no username.*It has no users yet, so it refuses every client/);
+  assert.is(byTest('confirm-ok')!.textContent, 'Enable anyway');
+  await click(byTest('confirm-ok'));
+  await waitFor(() => api.calls.some((c) => c.method === 'PUT'));
+  assert.is((api.calls.find((c) => c.method === 'PUT')!.body as { enable: boolean }).enable, true);
   cleanup();
   api.restore();
 });

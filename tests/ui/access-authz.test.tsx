@@ -97,17 +97,29 @@ test('detail shows allow/deny/nomatch; client rules are listed, added and edited
   await click(byTest('tab-clients'));
   await waitFor(() => row('authz-clients', 'c1'));
   assert.match(row('authz-clients', 'c1')!.textContent!, /Deny Subscribe t\/secret/);
+  // Changed with issue #34: a new client's rules are added several at once, as rows, in one dialog.
   await click(byTest('authz-clients-create'));
-  const form = byTest('authz-clients-create-form')!.querySelector('form')!;
-  await type(form.querySelector('[name=clientid]'), 'c2');
-  await type(form.querySelector('[name=topic]'), 't/#/x');
-  await submit(form);
-  assert.ok(byTest('error-topic'), 'a misplaced # is refused');
-  await type(form.querySelector('[name=topic]'), 't/${clientid}/#');
-  await submit(form);
+  const adding = byTest('authz-clients-new-rules')!;
+  await click(adding.querySelector('[data-test=rules-save]'));
+  assert.is(adding.querySelector('[data-test=rule-subject-error]')!.textContent, 'Client ID is required');
+  await type(adding.querySelector('[data-test=rule-subject]'), 'c2');
+  await type(adding.querySelector('[data-test=rule-topic]'), 't/#/x');
+  await click(adding.querySelector('[data-test=rules-save]'));
+  assert.ok(adding.querySelector('[data-test=rule-error]'), 'a misplaced # is refused');
+  await type(adding.querySelector('[data-test=rule-topic]'), 't/${clientid}/#');
+  await click(adding.querySelector('[data-test=rule-add]'));
+  const added = adding.querySelectorAll('[data-test=rule-row]');
+  await choose(added[1].querySelector('[data-test=rule-permission]'), 'deny');
+  await choose(added[1].querySelector('[data-test=rule-action]'), 'subscribe');
+  await type(added[1].querySelector('[data-test=rule-topic]'), 'secret/#');
+  await click(adding.querySelector('[data-test=rules-save]'));
   await waitFor(() => row('authz-clients', 'c2'));
+  assert.not.ok(byTest('authz-clients-create-form'), 'the dialog closes after the save');
   assert.equal(api.calls.find((c) => c.method === 'POST')!.body, [
-    { clientid: 'c2', rules: [{ permission: 'allow', action: 'publish', topic: 't/${clientid}/#', qos: [0, 1, 2], retain: 'all' }] },
+    { clientid: 'c2', rules: [
+      { permission: 'allow', action: 'publish', topic: 't/${clientid}/#', qos: [0, 1, 2], retain: 'all' },
+      { permission: 'deny', action: 'subscribe', topic: 'secret/#', qos: [0, 1, 2], retain: 'all' },
+    ] },
   ]);
   await click(row('authz-clients', 'c1')!.querySelector('[data-test=authz-clients-rules]'));
   const editor = await waitFor(() => byTest('rules-editor'));

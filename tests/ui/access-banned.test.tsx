@@ -45,6 +45,8 @@ test('adding needs a value and an end time not in the past, then posts as/who/re
   await waitFor(() => byTest('state-empty'));
   assert.ok(text().includes('No banned clients'));
   await click(byTest('banned-create'));
+  // The dialog speaks of what the menu calls it, not of a "Blacklist".
+  assert.is(byTest('banned-create-form')!.querySelector('h3')!.textContent, 'Add a Banned Client');
   const form = byTest('banned-create-form')!.querySelector('form')!;
   await submit(form);
   assert.is(byTest('error-who')!.textContent, 'Value is required');

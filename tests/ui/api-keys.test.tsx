@@ -121,7 +121,8 @@ test('an expiry date must be in the future and is sent as RFC 3339', async () =>
   await click(field('never'));
   await waitFor(() => field('expired_at'));
   await submit(form());
-  assert.is(byTest('error-expired_at')!.textContent, 'This field is required');
+  // One wording for required (issue #34): '<label> is required', as the specification words it.
+  assert.is(byTest('error-expired_at')!.textContent, 'Expire At is required');
   await type(field('expired_at'), '2020-01-01T10:00');
   await submit(form());
   assert.is(byTest('error-expired_at')!.textContent, 'The expiry must be later than now');

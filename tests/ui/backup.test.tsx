@@ -207,7 +207,9 @@ test('a failed upload says "Upload Failed" with the reason and keeps the drawer 
   await click(byTest('backup-file-submit'));
   await act(() => FakeXhr.requests[0].respond(400, { code: 'BAD_REQUEST', message: 'invalid backup file' }));
   await waitFor(() => byTest('backup-file-failed'));
-  assert.is(byTest('backup-file-failed')!.textContent, 'Upload Failed: The request has invalid parameters: invalid backup file');
+// Changed with issue #34: server text only under Details, the sentence from the error catalogue.
+  assert.is(byTest('backup-file-failed')!.textContent, 'Upload Failed: The request has invalid parameters');
+  assert.match(byTest('error-detail')!.textContent!, /400 BAD_REQUEST: invalid backup file/);
   assert.ok(byTest('backup-upload-drawer'));
   assert.ok(api.calls.filter((c) => c.path === '/data/files').every((c) => !c.query.has('upload')), 'the drawer switch is not sent to the API');
   restore();

@@ -25,11 +25,11 @@ function client(clientid: string, extra: Record<string, unknown> = {}) {
 const page = (data: unknown[], meta: Record<string, unknown> = {}) => ({ body: { data, meta: { page: 1, limit: 20, hasnext: false, count: data.length, ...meta } } });
 
 /** Logs in at `path`; wouter's hash location keeps the query before the hash (`/?page=2#/clients`). */
-async function login(path: string) {
+async function login(path: string, version?: string) {
   const [hash, search] = path.split('?');
   reset(hash);
   if (search) history.replaceState(null, '', `/?${search}#${hash}`);
-  await saveUser({ username: 'admin', token: 'tok-1' });
+  await saveUser({ username: 'admin', token: 'tok-1', version });
   await restoreSession();
 }
 
@@ -77,6 +77,9 @@ test('every filter goes into the URL and the request with EMQX names, and a relo
   await waitFor(() => row('dev-1'));
   await type(document.querySelector('input[name=like_clientid]'), 'dev');
   await type(document.querySelector('input[name=like_username]'), 'ops');
+  // Changed with issue #34: address, state, version and times wait behind "More filters".
+  assert.not.ok(document.querySelector('input[name=ip_address]'));
+  await click(byTest('filter-more'));
   await type(document.querySelector('input[name=ip_address]'), '10.0.0.7');
   await submit(document.querySelector('form.filters'));
   await waitFor(() => lists(api.calls).length === 2);
@@ -86,8 +89,10 @@ test('every filter goes into the URL and the request with EMQX names, and a relo
   assert.equal([...document.querySelector<HTMLSelectElement>('select[name=proto_ver]')!.options].map((o) => [o.value, o.textContent]),
     [['', 'All versions'], ['3', 'MQTT v3.1'], ['4', 'MQTT v3.1.1'], ['5', 'MQTT v5.0']]);
   await choose('proto_ver', '4');
-  await type(document.querySelector('input[name=gte_connected_at]'), '2024-05-01T10:00');
-  await type(document.querySelector('input[name=lte_connected_at]'), '2024-05-02T18:30');
+  // A time is one text field (one Tab stop), typed as YYYY-MM-DD HH:mm:ss and applied with Enter like text.
+  await type(document.querySelector('input[name=gte_connected_at]'), '2024-05-01 10:00');
+  await type(document.querySelector('input[name=lte_connected_at]'), '2024-05-02 18:30:00');
+  await submit(document.querySelector('form.filters'));
   const from = new Date('2024-05-01T10:00').toISOString();
   const to = new Date('2024-05-02T18:30').toISOString();
   const expected = {
@@ -104,7 +109,8 @@ test('every filter goes into the URL and the request with EMQX names, and a relo
   await waitFor(() => lists(api.calls).length > before);
   assert.equal(query(lists(api.calls).at(-1)!), { ...expected, page: '1', limit: '20' });
   assert.is(document.querySelector<HTMLInputElement>('input[name=like_clientid]')!.value, 'dev');
-  assert.is(document.querySelector<HTMLSelectElement>('select[name=conn_state]')!.value, 'disconnected');
+  assert.is(document.querySelector<HTMLSelectElement>('select[name=conn_state]')!.value, 'disconnected', 'a set filter behind More shows at once');
+  assert.is(document.querySelector<HTMLInputElement>('input[name=gte_connected_at]')!.value, '2024-05-01 10:00:00');
   await waitFor(() => document.querySelector<HTMLSelectElement>('select[name=node]')!.value === 'emqx@n2');
   api.restore();
 });
@@ -397,6 +403,46 @@ test('an MQTT 5 session without queue limits reads Unlimited: mqueue_max 0 and a
   api.restore();
 });
 
+const queued = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({
+  msgid: `m${from + i}`, topic: `t/${from + i}`, qos: 1, publish_at: Date.UTC(2026, 0, 1), from_clientid: 'pub', inserted_at: String(from + i),
+  mqueue_priority: 0, payload: btoa(from + i === 0 ? '{"v":1}' : String.fromCharCode(0xff, 0x00)),
+}));
+
+test('on 5.6+ the detail lists the queued and the inflight messages, following the broker\'s position for more', async () => {
+  await login('/clients/detail/dev-1', '5.8.9');
+  const api = fakeApi({
+    'GET /clients/dev-1': { body: client('dev-1') },
+    'GET /clients/dev-1/subscriptions': { body: [] },
+    'GET /clients/dev-1/mqueue_messages': (call) => (call.query.get('position') === 'p20'
+      ? { body: { data: queued(3, 20), meta: { start: 'p20', position: 'end_of_data' } } }
+      : { body: { data: queued(20), meta: { start: 'none', position: 'p20' } } }),
+    'GET /clients/dev-1/inflight_messages': { body: { data: [], meta: { start: 'none', position: 'none' } } },
+    'GET /alarms': alarms,
+  });
+  await mount(<App />);
+  await waitFor(() => document.querySelectorAll('[data-test=client-mqueue-row]').length === 20);
+  const first = document.querySelector('[data-test=client-mqueue-row]')!;
+  assert.match(first.textContent!, /t\/0.*\{"v":1\}/, 'a UTF-8 payload as text');
+  assert.match(document.querySelectorAll('[data-test=client-mqueue-row]')[1].textContent!, /ff 00/, 'other bytes in hex');
+  const asked = api.calls.find((c) => c.path === '/clients/dev-1/mqueue_messages')!.query;
+  assert.equal(Object.fromEntries(asked), { limit: '20', payload: 'base64', max_payload_bytes: '256' });
+  assert.ok(byTest('client-inflight')!.textContent!.includes('No message awaits its acknowledgement'));
+  await click(byTest('client-mqueue-more'));
+  await waitFor(() => document.querySelectorAll('[data-test=client-mqueue-row]').length === 23);
+  assert.not.ok(byTest('client-mqueue-more'), 'the end of the queue');
+  api.restore();
+});
+
+test('before 5.6 the detail asks for no queue list', async () => {
+  await login('/clients/detail/dev-1', '5.5.1');
+  const api = fakeApi({ 'GET /clients/dev-1': { body: client('dev-1') }, 'GET /clients/dev-1/subscriptions': { body: [] }, 'GET /alarms': alarms });
+  await mount(<App />);
+  await waitFor(() => byTest('client-detail'));
+  assert.not.ok(byTest('client-mqueue'));
+  assert.not.ok(api.calls.some((c) => c.path.endsWith('_messages')));
+  api.restore();
+});
+
 test('kick out from the detail asks, deletes the encoded id, toasts and returns to the list', async () => {
   const id = 'a b/c';
   await login(detailPath(id));
@@ -411,6 +457,22 @@ test('kick out from the detail asks, deletes the encoded id, toasts and returns 
   await waitFor(() => byTest('clients-page'));
   assert.ok(text().includes('Kicked out successfully'));
   assert.equal(api.calls.filter((c) => c.method === 'DELETE').map((c) => c.path), ['/clients/a%20b%2Fc']);
+  api.restore();
+});
+
+test('kicking from the detail returns to the list with the filter it was opened from', async () => {
+  await login('/clients?like_clientid=dev');
+  const api = fakeApi({
+    'GET /clients': page([client('dev-1')]), 'GET /nodes': nodes, 'GET /alarms': alarms,
+    'GET /clients/dev-1': { body: client('dev-1') }, 'GET /clients/dev-1/subscriptions': { body: [] }, 'DELETE /clients/dev-1': { status: 204 },
+  });
+  await mount(<App />);
+  await click(await waitFor(() => row('dev-1')?.querySelector('a')));
+  await click(await waitFor(() => byTest('client-kick')));
+  await click(await waitFor(() => byTest('confirm-ok')));
+  await waitFor(() => byTest('clients-page'));
+  assert.is(route(), '/clients?like_clientid=dev');
+  assert.is(query(lists(api.calls).at(-1)!).like_clientid, 'dev');
   api.restore();
 });
 

@@ -83,7 +83,8 @@ test('the session tab edits the session items; a server 400 is shown at the fiel
   await type(field('max_inflight'), '64');
   await submit(byTest('config-mqtt-session-form'));
   await waitFor(() => byTest('error-max_inflight'));
-  assert.is(byTest('error-max_inflight')!.textContent, 'max_inflight is too large');
+// Changed with issue #34: server text only under Details, the sentence from the error catalogue.
+  assert.is(byTest('error-max_inflight')!.textContent, 'The value of max_inflight is not valid');
   assert.is(puts(api.calls)[0].body && (puts(api.calls)[0].body as any).mqtt.max_inflight, 64);
   assert.not.ok(text().includes('Configuration saved'));
 });

@@ -88,7 +88,10 @@ test('Test probes with the form body and says whether it connected; Create posts
   await type(field('name'), 'hook1');
   await type(field('url'), 'http://127.0.0.1:8080');
   await click(byTest('connectors-test'));
-  await waitFor(() => text().includes('Test failed: econnrefused'));
+  // Changed with issue #34: said at the address field in the catalogue's words, the raw reason under Details.
+  await waitFor(() => byTest('error-url'));
+  assert.is(byTest('error-url')!.textContent, 'Test failed: The connection was refused');
+  assert.match(byTest('toast-detail')!.textContent!, /TEST_FAILED: econnrefused/);
   probeOk = true;
   await click(byTest('connectors-test'));
   await waitFor(() => text().includes('Connection is successful'));

@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
+import { Freshness, useStale } from '../../web/ui/Freshness.tsx';
+import { act } from 'preact/test-utils';
 import { restoreSession } from '../../web/lib/session.ts';
 import { saveUser } from '../../web/lib/storage.ts';
 import { downsample, timeLabel, toChartData } from '../../web/features/monitoring/dashboard/monitor.ts';
@@ -337,6 +339,42 @@ test('Metrics shows the aggregated counters grouped by prefix, and one node afte
   assert.is(byTest('metrics-dashboard.groupMessages'), null);
   api.restore();
 });
+
+test('Metrics is live like the overview: it says when it was read, Refresh reads at once, and Pause stops the readings', async () => {
+  await loggedIn('/dashboard/metrics');
+  const api = fakeApi({ 'GET /nodes': { body: [running] }, 'GET /metrics': { body: { 'packets.received': 1 } }, 'GET /alarms': alarms });
+  await mount(<App />);
+  await waitFor(() => byTest('metrics-dashboard.groupPackets'));
+  assert.match(byTest('updated-at')!.textContent!, /^Updated \d{2}:\d{2}:\d{2}$/);
+  const reads = () => calls(api, '/metrics').length;
+  await click(byTest('metrics-refresh'));
+  await waitFor(() => reads() === 2);
+  // Coming back to the tab reads again while live…
+  await act(async () => void document.dispatchEvent(new Event('visibilitychange')));
+  await waitFor(() => reads() === 3);
+  await click(byTest('metrics-pause'));
+  assert.is(byTest('metrics-pause')!.getAttribute('aria-pressed'), 'true');
+  assert.is(byTest('metrics-pause')!.textContent, 'Resume');
+  // …and not once paused.
+  await act(async () => void document.dispatchEvent(new Event('visibilitychange')));
+  await new Promise((r) => setTimeout(r, 50));
+  assert.is(reads(), 3);
+  api.restore();
+});
+
+test('a live figure older than two refresh periods is marked stale and greyed by itself, without a new answer', async () => {
+  const at = Date.now();
+  await mount(<><Freshness at={at} every={40} /><Probe at={at} /></>);
+  assert.is(byTest('updated-at')!.dataset.stale, undefined);
+  await waitFor(() => byTest('updated-at')!.dataset.stale === 'true', 1000);
+  assert.match(byTest('updated-at')!.textContent!, /^Not live: last updated \d{2}:\d{2}:\d{2}$/);
+  assert.ok(byTest('updated-at')!.classList.contains('stale'));
+  await waitFor(() => byTest('probe')!.textContent === 'stale', 1000);
+});
+
+function Probe({ at }: { at: number }) {
+  return <span data-test="probe">{useStale(at, 40) ? 'stale' : 'live'}</span>;
+}
 
 test('Metrics shows loading, an error with retry, and the empty state for an unknown node', async () => {
   await loggedIn('/dashboard/metrics?node=emqx%40gone');

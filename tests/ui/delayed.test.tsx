@@ -168,7 +168,8 @@ test('saving checks the limit, then PUTs both settings and toasts', async () => 
   assert.is(byTest('error-max_delayed_messages')!.textContent, 'Enter a whole number, 0 or more');
   await type(field('max_delayed_messages'), '');
   await submit(form());
-  assert.is(byTest('error-max_delayed_messages')!.textContent, 'This field is required');
+  // One wording for required (issue #34): '<label> is required', as the specification words it.
+  assert.is(byTest('error-max_delayed_messages')!.textContent, 'Max Delayed Messages is required');
   assert.not.ok(api.calls.some((c) => c.method === 'PUT'));
   await type(field('max_delayed_messages'), '1000');
   await submit(form());

@@ -118,9 +118,10 @@ test('creating checks the required fields and that the end is after the start, t
   await type(field('end_at'), '');
   await submit(form());
   assert.is(byTest('error-name')!.textContent, 'Name is required');
-  assert.is(byTest('error-clientid')!.textContent, 'This field is required');
-  assert.is(byTest('error-start_at')!.textContent, 'This field is required');
-  assert.is(byTest('error-end_at')!.textContent, 'This field is required');
+  // One wording for required (issue #34): '<label> is required'.
+  assert.is(byTest('error-clientid')!.textContent, 'Client ID is required');
+  assert.is(byTest('error-start_at')!.textContent, 'Start time is required');
+  assert.is(byTest('error-end_at')!.textContent, 'End time is required');
   await type(field('name'), '9lives');
   await type(field('start_at'), '2030-01-02T10:00');
   await type(field('end_at'), '2030-01-02T09:00');

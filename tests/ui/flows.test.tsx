@@ -107,7 +107,8 @@ test('the designer rebuilds the graph of a rule, marks a deleted action, and sav
   assert.is(byTest<HTMLInputElement>('flow-description')!.value, 'hot rooms');
   assert.is(node('function-r1')!.querySelector('.flow-node-text')!.textContent, 'payload.temp AS t, clientid');
   assert.is(node('topic-sensors/+')!.style.left, '20px');
-  assert.is(node('filter-r1')!.style.left, '620px');
+  // Changed with issue #34: 60 px between columns.
+  assert.is(node('filter-r1')!.style.left, '540px');
   // source → function → filter → both sinks
   assert.is(document.querySelectorAll('[data-test=flow-canvas] svg.connection').length, 4);
   assert.ok(node('http-gone')!.textContent!.includes('This node has been deleted, please update flow in time'));
@@ -321,11 +322,12 @@ test('a 400 about the id shows at the name; other server errors show above the c
   await closeDrawer();
   await submit(byTest('flow-form'));
   await waitFor(() => byTest('flow-name-error'));
-  assert.ok(byTest('flow-name-error')!.textContent!.includes('rule id already exists'));
+// Changed with issue #34: the catalogue's sentence, not the server's words.
+  assert.is(byTest('flow-name-error')!.textContent, 'Something with this name already exists');
   reply = { status: 400, body: { code: 'BAD_REQUEST', message: 'Bad Arguments: syntax error' } };
   await submit(byTest('flow-form'));
   await waitFor(() => problems().length);
-  assert.ok(problems()[0]!.includes('Bad Arguments: syntax error'));
+  assert.ok(problems()[0]!.includes('The SQL has a syntax error'));
   api.restore();
 });
 

@@ -49,6 +49,11 @@ test('lists the five gateways with status, connections, listeners and an enable 
   assert.is(row('gateways', 'lwm2m')!.querySelector('a')!.getAttribute('href'), '#/gateway/create/lwm2m');
   assert.ok(row('gateways', 'stomp')!.querySelector<HTMLInputElement>('[data-test=gateways-enable]')!.checked);
   assert.not.ok(row('gateways', 'coap')!.querySelector<HTMLInputElement>('[data-test=gateways-enable]')!.checked);
+  // Each row's action: Set up for one not loaded, Settings for a loaded one.
+  assert.is(row('gateways', 'mqttsn')!.querySelector('[data-test=gateways-setup]')!.getAttribute('href'), '#/gateway/create/mqttsn');
+  assert.is(row('gateways', 'mqttsn')!.querySelector('[data-test=gateways-setup]')!.textContent, 'Set up');
+  assert.not.ok(row('gateways', 'stomp')!.querySelector('[data-test=gateways-setup]'));
+  assert.is(row('gateways', 'stomp')!.querySelector('[data-test=gateways-settings]')!.getAttribute('href'), '#/gateway/detail/stomp/settings');
   api.restore();
 });
 

@@ -59,8 +59,8 @@ test('admin with the default password is prompted; Skip goes on to the overview'
   await fillLogin('admin', 'public');
   await waitFor(() => byTest('change-password-form'));
   assert.is(session.token, 'tok-1');
-  // Users sits in the Management menu group, and the hint says so.
-  assert.ok(text().includes('change it later under Management > Users.'));
+  // Users sits in the Management menu group, and the hint says so (and, since issue #34, names the user menu too).
+  assert.ok(text().includes('change it later from the user menu or under Management > Users.'));
   assert.not.ok(text().includes('System > Users'));
   await click(byTest('login-skip'));
   await waitFor(() => byTest('overview-page'));
@@ -89,6 +89,25 @@ test('the new password must follow the rule, differ from the old one and be conf
   api.restore();
 });
 
+// Changed with issue #34: the prompt no longer signs in by itself with the new password; it says
+// why the broker ended the login, as the user menu and the Users page do.
+test('after changing the default password the login form shows again with the username, saying why', async () => {
+  reset('/login');
+  const api = fakeApi({ 'POST /login': LOGIN_OK, 'POST /users/admin/change_pwd': { status: 204 }, ...common });
+  await mount(<App />);
+  await fillLogin('admin', 'public');
+  await waitFor(() => byTest('change-password-form'));
+  await type(document.querySelector('input[name=new_pwd]'), 'public123');
+  await type(document.querySelector('input[name=confirm_pwd]'), 'public123');
+  await submit(byTest('change-password-form'));
+  await waitFor(() => byTest('login-notice'));
+  assert.match(byTest('login-notice')!.textContent!, /The password was changed, so the broker ended every login of this user: sign in with the new password/);
+  assert.is(document.querySelector<HTMLInputElement>('[data-test=login-form] input[name=username]')!.value, 'admin');
+  assert.is(session.token, '');
+  assert.is(api.calls.filter((c) => c.path === '/login').length, 1, 'no login with the new password behind the user\'s back');
+  api.restore();
+});
+
 test('the same password as before is refused with the specification text', async () => {
   reset('/login');
   const api = fakeApi({ 'POST /login': LOGIN_OK, ...common });
@@ -114,6 +133,26 @@ test('a non-default login goes straight back to the page in ?to=', async () => {
   await fillLogin('ops', 'Secret123');
   await waitFor(() => byTest('users-page'));
   assert.is(route().split('?')[0], '/users');
+  api.restore();
+});
+
+test('signing in to the overview sends its first requests before the shell renders, each once', async () => {
+  reset('/login');
+  const api = fakeApi({
+    'POST /login': LOGIN_OK, ...common,
+    'GET /monitor_current': { body: { connections: 7 } },
+    'GET /monitor': { body: [] },
+  });
+  await mount(<App />);
+  await fillLogin('ops', 'Secret123');
+  await waitFor(() => byTest('overview-connections')?.textContent?.includes('7'));
+  await waitFor(() => byTest('monitor-charts') && !byTest('monitor-charts')!.querySelector('[data-test=state-loading]'));
+  const asked = api.calls.map((c) => `${c.method} ${c.path}${c.path === '/monitor' ? `?${c.query}` : ''}`);
+  const login = asked.indexOf('POST /login');
+  // Right after the sign-in answer, ahead of what the shell asks when it shows (the alarms banner).
+  assert.equal(asked.slice(login + 1, login + 4).sort(), ['GET /monitor?latest=3600', 'GET /monitor_current', 'GET /nodes'], asked.join(', '));
+  assert.ok(asked.indexOf('GET /alarms') > login + 3, asked.join(', '));
+  for (const once of ['GET /monitor_current', 'GET /nodes', 'GET /monitor?latest=3600']) assert.is(asked.filter((a) => a === once).length, 1, once);
   api.restore();
 });
 

@@ -174,7 +174,9 @@ test('install: a refused package shows "Upload Failed" with the reason and can b
   await click(byTest('plugin-upload-submit'));
   await act(() => FakeXhr.requests[0].respond(400, { code: 'BAD_PLUGIN_INFO', message: 'release.json not found' }));
   await waitFor(() => byTest('plugin-upload-failed'));
-  assert.is(byTest('plugin-upload-failed')!.textContent, '上传失败: 插件信息不正确: release.json not found');
+// Changed with issue #34: server text only under Details, the sentence from the error catalogue.
+  assert.is(byTest('plugin-upload-failed')!.textContent, '上传失败: 插件信息不正确');
+  assert.match(byTest('error-detail')!.textContent!, /release\.json not found/);
   assert.not.ok(byTest('plugin-upload-progress'), 'no progress bar once it failed');
   assert.not.ok(document.querySelector('.toast-error'), 'the reason is shown once, under the file');
   assert.is(route(), '/plugins/install');
@@ -187,7 +189,9 @@ test('install: a refused package shows "Upload Failed" with the reason and can b
   api.restore();
 });
 
-test('install: an expired session during the upload goes back to login', async () => {
+// Changed with the sign-in dialog (issue #34): the page and the chosen file stay; signing out
+// from the dialog still goes back to login.
+test('install: an expired session during the upload asks to sign in again over the page', async () => {
   await open('/plugins/install');
   const restore = installFakeXhr();
   const { api } = broker([]);
@@ -195,6 +199,9 @@ test('install: an expired session during the upload goes back to login', async (
   await act(() => chooseFile(byTest('plugin-upload-input'), new File(['x'], 'p-1.tar.gz')));
   await click(byTest('plugin-upload-submit'));
   await act(() => FakeXhr.requests[0].respond(401, { code: 'TOKEN_TIME_OUT', message: 'expired' }));
+  await waitFor(() => byTest('reauth-dialog'));
+  assert.is(route(), '/plugins/install');
+  await click(byTest('reauth-sign-out'));
   await waitFor(() => route().startsWith('/login'));
   assert.is(route(), '/login?to=%2Fplugins%2Finstall');
   restore();
@@ -218,10 +225,15 @@ test('install: leaving the page aborts the upload in flight, silently', async ()
   api.restore();
 });
 
-test('detail shows release facts, the README as text and a config form from the Avro schema', async () => {
+// Changed with issue #34: the README is rendered (as EMQX does), and stays inert.
+test('detail shows release facts, the README rendered and inert, and a config form from the Avro schema', async () => {
   await open('/plugins/detail/a_plug-1.0.0');
   session.version = '5.8.9';
-  const readme = '# A plugin\n<script>alert(1)</script>';
+  const readme = [
+    '# A plugin', '', 'Counts **messages** per `topic`.', '', '- one', '- two', '',
+    '<script>alert(1)</script> <img src=x onerror=alert(2)>', '',
+    '[docs](https://example.com/docs) [bad](javascript:alert(3)) ![logo](https://tracker.example/pixel.png)',
+  ].join('\n');
   const api = fakeApi({
     'GET /plugins/a_plug-1.0.0': { body: plugin('a_plug', '1.0.0', 'running', { readme, builder: { name: 'B', contact: 'b@x.io', website: 'x.io' } }) },
     'GET /plugins/a_plug-1.0.0/schema': { body: { avsc: { type: 'record', name: 'c', fields: [{ name: 'hostname', type: 'string' }, { name: 'port', type: 'int' }, { name: 'tls', type: 'boolean' }] }, i18n: null } },
@@ -230,9 +242,19 @@ test('detail shows release facts, the README as text and a config form from the 
     'GET /alarms': alarms,
   });
   await mount(<App />);
-  await waitFor(() => byTest('plugin-readme'));
-  assert.is(byTest('plugin-readme')!.textContent, readme);
-  assert.not.ok(document.querySelector('[data-test=plugin-readme] script'));
+  const shown = await waitFor(() => byTest('plugin-readme'));
+  assert.is(shown.querySelector('h1')!.textContent, 'A plugin');
+  assert.is(shown.querySelector('strong')!.textContent, 'messages');
+  assert.is(shown.querySelector('code')!.textContent, 'topic');
+  assert.is(shown.querySelectorAll('li').length, 2);
+  // Raw HTML stays text; nothing of it becomes an element.
+  assert.ok(shown.textContent!.includes('<script>alert(1)</script>'));
+  assert.is(shown.querySelectorAll('script, img, [onerror]').length, 0);
+  const links = [...shown.querySelectorAll('a')].map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('rel')]);
+  assert.equal(links.find((l) => l[0] === 'docs'), ['docs', 'https://example.com/docs', 'noopener noreferrer']);
+  assert.not.ok(links.some((l) => String(l[1]).startsWith('javascript:')), 'no script URL');
+  // An image is a link to it: the CSP loads images from the console only.
+  assert.equal(links.find((l) => l[0] === 'logo')?.[1], 'https://tracker.example/pixel.png');
   assert.ok(byTest('plugin-info')!.textContent!.includes('B · b@x.io · x.io'));
   const form = await waitFor(() => byTest('plugin-config-form'));
   const port = form.querySelector<HTMLInputElement>('[name=port]')!;

@@ -133,13 +133,18 @@ test('an unknown path shows "Page not found" inside the layout', async () => {
   api.restore();
 });
 
-test('a 401 from the API ends the session with "Login has expired, please login again"', async () => {
+// Changed with the sign-in dialog (issue #34): the screen stays and the session is renewed over it;
+// signing out from the dialog is what still leads to the login page.
+test('a 401 from the API says "Login has expired, please login again" over the screen; signing out goes to login', async () => {
   await loggedIn('/users');
   const api = fakeApi({ ...cluster, 'GET /users': { status: 401, body: { code: 'TOKEN_TIME_OUT', message: 'Token expired' } } });
   await mount(<App />);
+  await waitFor(() => byTest('reauth-dialog'));
+  assert.is(route(), '/users');
+  assert.ok(text().includes('Login has expired, please login again'));
+  await click(byTest('reauth-sign-out'));
   await waitFor(() => route().startsWith('/login'));
   assert.is(route(), '/login?to=%2Fusers');
-  assert.ok(text().includes('Login has expired, please login again'));
   assert.is(session.token, '');
   api.restore();
 });

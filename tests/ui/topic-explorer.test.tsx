@@ -1,8 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { act } from 'preact/test-utils';
 import { App } from '../../web/app/App.tsx';
 import { jsonDiff, numberOf, numericFields } from '../../web/features/diagnose/topic-explorer/analysis.ts';
-import { addressFromListeners, explorer, filters, model, resetExplorer } from '../../web/features/diagnose/topic-explorer/store.ts';
+import { addressFromListeners, explorer, filters, model, resetExplorer, select } from '../../web/features/diagnose/topic-explorer/store.ts';
 import { TopicTree, visibleRows } from '../../web/features/diagnose/topic-explorer/tree.ts';
 import { resetWebSocketClient, setClientFactory, wsClient, type MqttLike } from '../../web/features/diagnose/websocket/store.ts';
 import { restoreSession } from '../../web/lib/session.ts';
@@ -199,7 +200,7 @@ class FakeClient implements MqttLike {
   }
 }
 
-async function openScreen(made: { url: string; client: FakeClient }[]) {
+async function openScreen(made: { url: string; client: FakeClient }[], routes: Parameters<typeof fakeApi>[0] = {}) {
   resetExplorer();
   setClientFactory((url) => {
     const client = new FakeClient();
@@ -213,6 +214,8 @@ async function openScreen(made: { url: string; client: FakeClient }[]) {
     'GET /alarms': { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } },
     'GET /listeners': { body: [{ id: 'ws:default', type: 'ws', enable: true, bind: '0.0.0.0:8083' }] },
     'GET /subscriptions': { body: { data: [], meta: { page: 1, limit: 20, hasnext: false } } },
+    'GET /topics': { body: { data: [], meta: { page: 1, limit: 1000, hasnext: false, count: 0 } } },
+    ...routes,
   });
   await mount(<App />);
   await waitFor(() => byTest('explorer-page'));
@@ -268,7 +271,9 @@ test('the screen connects to the listener address, subscribes, and shows a hosti
     assert.is(document.querySelectorAll('img, script:not([src])').length, 0, 'no markup from the wire');
     assert.ok(document.querySelector('[data-test=explorer-node][data-path=plant] [data-test=explorer-node-count]')!.textContent!.startsWith('1'));
     assert.ok(model().tree.find('plant/1/temp')!.retained);
-    assert.ok(api.calls.some((c) => c.path === '/subscriptions' && c.query.get('match_topic') === hostile));
+    // Changed with issue #34: the route filters are read and matched here; `match_topic` takes a filter, not a topic.
+    await waitFor(() => api.calls.some((c) => c.path === '/topics'));
+    assert.not.ok(api.calls.some((c) => c.query.has('match_topic')));
     await type(byTest('explorer-search'), 'temp');
     await waitFor(() => document.querySelectorAll('[data-test=explorer-node]').length === 3);
     assert.equal([...document.querySelectorAll<HTMLElement>('[data-test=explorer-node]')].map((e) => e.dataset.path), ['plant', 'plant/1', 'plant/1/temp']);
@@ -289,6 +294,60 @@ test('the screen connects to the listener address, subscribes, and shows a hosti
     setClientFactory(null);
     resetExplorer();
     resetWebSocketClient();
+  }
+});
+
+test('matching subscriptions come from the route filters that match the topic, over every page of 10,000 routes; retained and metrics are asked only when opened', async () => {
+  const made: { url: string; client: FakeClient }[] = [];
+  // 10,000 routes: concrete topics of other devices, a few filters, a shared one; the matching ones on the last page.
+  const routes = Array.from({ length: 9996 }, (_, i) => ({ topic: `load/${i + 8}/data`, node: 'emqx@node1' }));
+  routes.push({ topic: 'load/+/status', node: 'emqx@node1' }, { topic: '$share/g1/load/+/data', node: 'emqx@node1' }, { topic: 'load/7/#', node: 'emqx@node1' }, { topic: '#', node: 'emqx@node2' });
+  const subs: Record<string, { clientid: string; topic: string; qos: number; node: string }[]> = {
+    'load/7/#': [{ clientid: 'deep', topic: 'load/7/#', qos: 1, node: 'emqx@node1' }],
+    '#': [{ clientid: 'all', topic: '#', qos: 0, node: 'emqx@node2' }],
+    'load/+/data|g1': [{ clientid: 'worker', topic: '$share/g1/load/+/data', qos: 1, node: 'emqx@node1' }],
+  };
+  const api = await openScreen(made, {
+    'GET /topics': (call) => {
+      const page = Number(call.query.get('page'));
+      const limit = Number(call.query.get('limit'));
+      return { body: { data: routes.slice((page - 1) * limit, page * limit), meta: { page, limit, count: routes.length, hasnext: page * limit < routes.length } } };
+    },
+    'GET /subscriptions': (call) => {
+      const key = call.query.get('share_group') ? `${call.query.get('topic')}|${call.query.get('share_group')}` : call.query.get('topic')!;
+      return { body: { data: subs[key] ?? [], meta: { page: 1, limit: 20, hasnext: false } } };
+    },
+    'GET /mqtt/retainer/messages': { body: { data: [], meta: { page: 1, limit: 1, hasnext: false } } },
+    'GET /mqtt/topic_metrics': { body: [] },
+  });
+  try {
+    await click(byTest('explorer-connect'));
+    await waitFor(() => made.length === 1);
+    made[0].client.emit('connect', {});
+    made[0].client.emit('message', 'load/7/data', enc('42'), { qos: 0, retain: false });
+    await waitFor(() => document.querySelector('[data-test=explorer-node][data-path=load]'));
+    await act(() => select('load/7/data'));
+    await waitFor(() => document.querySelectorAll('[data-test=explorer-subscriber]').length === 3);
+    const shown = [...document.querySelectorAll('[data-test=explorer-subscriber]')].map((row) => row.querySelector('code')!.textContent).sort();
+    assert.equal(shown, ['all', 'deep', 'worker']);
+    assert.is(api.calls.filter((c) => c.path === '/topics').length, 10, 'every page of routes, 1000 at a time');
+    assert.equal(api.calls.filter((c) => c.path === '/subscriptions').map((c) => c.query.toString()).sort(),
+      ['topic=%23&page=1&limit=20', 'topic=load%2F%2B%2Fdata&share_group=g1&page=1&limit=20', 'topic=load%2F7%2F%23&page=1&limit=20'].sort());
+    assert.not.ok(api.calls.some((c) => c.path.startsWith('/mqtt/')), 'nothing asked about retained messages or metrics yet');
+    const retained = byTest<HTMLDetailsElement>('explorer-retained-section')!;
+    await act(async () => {
+      retained.open = true;
+      retained.dispatchEvent(new Event('toggle'));
+    });
+    await waitFor(() => byTest('explorer-no-retained'));
+    assert.ok(api.calls.some((c) => c.path === '/mqtt/retainer/messages' && c.query.get('topic') === 'load/7/data'));
+    assert.not.ok(api.calls.some((c) => c.path.startsWith('/mqtt/retainer/message/')), 'no probe that answers 404');
+    assert.not.ok(api.calls.some((c) => c.path.startsWith('/mqtt/topic_metrics')));
+  } finally {
+    api.restore();
+    cleanup();
+    setClientFactory(null);
+    resetExplorer();
   }
 });
 

@@ -51,7 +51,8 @@ test('adding refuses wildcards with EMQX\'s own words, then posts the topic', as
   await click(byTest('topic-metrics-create'));
   const form = () => byTest('topic-metrics-create-form')!.querySelector('form')!;
   await submit(form());
-  assert.is(byTest('error-topic')!.textContent, 'This field is required');
+  // One wording for required (issue #34): '<label> is required', as the specification words it.
+  assert.is(byTest('error-topic')!.textContent, 'Topic is required');
   for (const wildcard of ['sensors/+', 'sensors/#', '#']) {
     await type(form().querySelector('[name=topic]'), wildcard);
     await submit(form());

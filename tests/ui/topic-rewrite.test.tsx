@@ -74,9 +74,10 @@ test('adding checks topics and the regex, then reads the list and PUTs it whole 
   await waitFor(() => rows().length === 2);
   await click(byTest('topic-rewrite-create'));
   await submit(form());
-  assert.is(byTest('error-source_topic')!.textContent, 'This field is required');
-  assert.is(byTest('error-re')!.textContent, 'This field is required');
-  assert.is(byTest('error-dest_topic')!.textContent, 'This field is required');
+  // One wording for required (issue #34): '<label> is required', as the specification words it.
+  assert.is(byTest('error-source_topic')!.textContent, 'Source Topic is required');
+  assert.is(byTest('error-re')!.textContent, 'Regex is required');
+  assert.is(byTest('error-dest_topic')!.textContent, 'Destination Topic is required');
   await type(field('source_topic'), 'x/#/y');
   await type(field('re'), '^x/(.+$');
   await type(field('dest_topic'), 'z/#');

@@ -127,7 +127,9 @@ test('a server validation error naming a field is shown at that field and keeps 
   await type(form.querySelector('[name=confirm]'), 'abcd1234');
   await submit(form);
   await waitFor(() => byTest('error-username'));
-  assert.match(byTest('error-username')!.textContent!, /must match pattern/);
+// Changed with issue #34: server text only under Details, the sentence from the error catalogue.
+  assert.is(byTest('error-username')!.textContent, 'The request has invalid parameters');
+  assert.match(byTest('toast-detail')!.textContent!, /must match pattern/);
   assert.is(form.querySelector<HTMLInputElement>('[name=username]')!.value, 'dave');
   api.restore();
 });
@@ -189,7 +191,8 @@ test('editing a description sends PUT /users/{name} with the new text', async ()
   api.restore();
 });
 
-test('changing the own password posts change_pwd, then asks to log in again', async () => {
+// Changed with issue #34: signing in again happens over the screen, with the sentence that says why.
+test('changing the own password posts change_pwd, then asks to sign in again saying why, over the screen', async () => {
   await asOps();
   const api = fakeApi({ 'GET /users': { body: people }, 'POST /users/ops/change_pwd': { status: 204 }, 'GET /alarms': alarms });
   await mount(<App />);
@@ -207,9 +210,10 @@ test('changing the own password posts change_pwd, then asks to log in again', as
   assert.ok(text().includes("Two inputs don't match!"));
   await type(form.querySelector('[name=confirm]'), 'New#pass2');
   await submit(form);
-  await waitFor(() => route().startsWith('/login'));
+  await waitFor(() => byTest('reauth-dialog'));
+  assert.is(route(), '/users');
   assert.equal(api.calls.find((c) => c.method === 'POST')!.body, { old_pwd: 'Old#pass1', new_pwd: 'New#pass2' });
-  assert.ok(text().includes('Password changed, log in again with the new password'));
+  assert.match(byTest('reauth-reason')!.textContent!, /The password was changed, so the broker ended every login of this user/);
   api.restore();
 });
 

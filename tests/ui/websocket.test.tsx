@@ -5,7 +5,7 @@ import { rowText, parsePayload } from '../../web/features/diagnose/websocket/pay
 import { MessageLog } from '../../web/features/diagnose/websocket/messageLog.ts';
 import { topicMatches } from '../../web/features/diagnose/websocket/monitors.ts';
 import { clientOptions, defaultSettings, validateSettings, NEVER_EXPIRE } from '../../web/features/diagnose/websocket/settings.ts';
-import { connectionOf, logsOf, resetWebSocketClient, sampleMonitors, setClientFactory, wsClient, type MqttLike } from '../../web/features/diagnose/websocket/store.ts';
+import { addConnection, connectionOf, logsOf, resetWebSocketClient, sampleMonitors, setClientFactory, wsClient, type MqttLike } from '../../web/features/diagnose/websocket/store.ts';
 import { ROW_PX, VIEW_PX } from '../../web/features/diagnose/websocket/MessageList.tsx';
 import '../../web/features/diagnose/websocket/messages.ts';
 import { toasts } from '../../web/lib/toasts.ts';
@@ -58,7 +58,7 @@ class FakeClient implements MqttLike {
 let made: { url: string; options: ReturnType<typeof clientOptions>; client: FakeClient }[] = [];
 const last = () => made[made.length - 1].client;
 
-async function open(path = '/websocket') {
+async function open(path = '/websocket', listeners: unknown[] = []) {
   resetWebSocketClient();
   made = [];
   setClientFactory((url, options) => {
@@ -69,9 +69,10 @@ async function open(path = '/websocket') {
   reset(path);
   await saveUser({ username: 'admin', token: 'tok-1' });
   await restoreSession();
-  const api = fakeApi({ 'GET /alarms': alarms, 'GET /users': { body: [{ username: 'admin', description: '' }] } });
+  const api = fakeApi({ 'GET /alarms': alarms, 'GET /users': { body: [{ username: 'admin', description: '' }] }, 'GET /listeners': { body: listeners } });
   await mount(<App />);
   await waitFor(() => byTest('websocket-page'));
+  await waitFor(() => api.calls.some((c) => c.path === '/listeners'));
   return api;
 }
 
@@ -137,7 +138,7 @@ test('settings: defaults come from the page with MQTT 5.0, numbers are range-che
   assert.equal(validateSettings(page), {});
   const bad = { ...page, protocolVersion: 4 as const, port: 70000 as const, keepalive: -1 as const, path: 'mqtt', host: ' ', receiveMaximum: 0 as const };
   assert.equal(validateSettings(bad), {
-    host: 'This field is required', port: 'the number range is 1 - 65535', path: 'The mount point must start with /',
+    host: 'Host is required', port: 'the number range is 1 - 65535', path: 'The mount point must start with /',
     keepalive: 'the number range is 0 - 65535',
   });
   assert.equal(validateSettings({ ...bad, port: 1, keepalive: 0, path: '/', host: 'h', protocolVersion: 5, sessionExpiry: NEVER_EXPIRE + 1 }), {
@@ -163,7 +164,24 @@ test('invalid settings are shown at their fields and nothing connects', async ()
   assert.is(state(), 'disconnected');
 });
 
-test('connect opens ws://<page host>:<page port>/mqtt with MQTT 5.0 by default, cancel ends the attempt', async () => {
+test('the default address is the first enabled ws listener on the page host, with its path; new connections take it too', async () => {
+  await open('/websocket', [
+    { id: 'tcp:default', type: 'tcp', enable: true, bind: '0.0.0.0:1883' },
+    { id: 'ws:off', type: 'ws', enable: false, bind: '0.0.0.0:9083' },
+    { id: 'ws:default', type: 'ws', enable: true, bind: '0.0.0.0:8083', websocket: { mqtt_path: '/ws' } },
+  ]);
+  await waitFor(() => input('port').value === '8083');
+  assert.is(input('host').value, '127.0.0.1');
+  assert.is(input('path').value, '/ws');
+  await click(byTest('ws-connect'));
+  await waitFor(() => made.length === 1);
+  assert.is(made[0].url, 'ws://127.0.0.1:8083/ws', 'not the console\'s own port, which serves no MQTT on a broker');
+  await click(byTest('ws-cancel'));
+  assert.ok(addConnection());
+  assert.is(wsClient.connections[1].settings.port, 8083);
+});
+
+test('without a ws listener the page host and port stay: connect opens ws://<page host>:<page port>/mqtt with MQTT 5.0 by default, cancel ends the attempt', async () => {
   await open();
   assert.is(input('protocolVersion').value, '5');
   assert.equal([...input('protocolVersion').querySelectorAll('option')].map((o) => o.textContent), ['3.1', '3.1.1', '5.0'], 'the older versions stay');
@@ -497,7 +515,8 @@ test('MQTT 5 publish: user property rows, content type, expiry, alias, response 
   await type(input('responseTopic'), 'reply/#');
   await type(input('correlationData'), 'req-1');
   await submit(byTest('ws-publish')!.querySelector('form'));
-  assert.is(byTest('error-userProperties')?.textContent, 'This field is required');
+  // One wording for required (issue #34): '<label> is required', as the specification words it.
+  assert.is(byTest('error-userProperties')?.textContent, 'Key is required');
   assert.is(keys()[2].getAttribute('aria-invalid'), 'true', 'the row without a key is marked');
   assert.is(byTest('error-messageExpiryInterval')?.textContent, 'the number range is 0 - 4294967295');
   assert.is(byTest('error-topicAlias')?.textContent, 'the number range is 1 - 10', 'no alias above the Topic Alias Maximum of CONNACK');

@@ -64,16 +64,20 @@ test('known reasons read as sentences in both languages; the raw text stays in t
   setLocale('en');
 });
 
-test('an unknown reason shows the code\'s sentence, with the server\'s words only when they are prose', () => {
+// Changed with issue #34: the server's words, prose or not, only under Details (errorDetail).
+test('an unknown reason shows the code\'s sentence; the server\'s words stay under Details', () => {
   setLocale('en');
-  assert.is(errorText(sample('BAD_REQUEST', 'timeout cannot be less than 5000ms')), 'The request has invalid parameters: timeout cannot be less than 5000ms');
+  assert.is(errorText(sample('BAD_REQUEST', 'timeout cannot be less than 5000ms')), 'The request has invalid parameters');
+  assert.is(errorDetail(sample('BAD_REQUEST', 'timeout cannot be less than 5000ms')), '400 BAD_REQUEST: timeout cannot be less than 5000ms');
   assert.is(errorText(sample('BAD_REQUEST', '{error,{shutdown,econnreset}}')), 'The request has invalid parameters');
   assert.is(errorText(sample('SOMETHING_NEW', 'ANOTHER_CODE happened')), 'Operation failed');
   assert.is(errorText(sample('NOT_FOUND', 'NOT_FOUND', 404)), 'Not found');
   const validation = (reason: string) => sample('BAD_REQUEST', JSON.stringify({ kind: 'validation_error', path: 'listeners.tcp.default.bind', reason }));
-  assert.is(errorText(validation('invalid bind: "x:1"')), 'invalid bind: "x:1"');
+  assert.is(errorText(validation('invalid bind: "x:1"')), 'The value of bind is not valid');
   assert.is(errorText(validation('{bad_ip,"x"}')), 'The value of bind is not valid');
-  assert.is(errorText(validation('bind is taken')), 'bind is taken');
+  assert.is(errorText(validation('bind is taken')), 'The value of bind is not valid');
+  // A field the broker misses reads as the form says it: '<field> is required'.
+  assert.is(errorText(validation('required_field')), 'bind is required');
 });
 
 test.run();

@@ -85,7 +85,8 @@ test('round trips for generated rules: sources of each kind, fields with and wit
   }), { numRuns: 300 });
 });
 
-test('node ids and layout follow the notes (4 columns, 200×60 nodes, 100/30 px gaps)', () => {
+// Changed with issue #34: 60 px between columns (the notes' 100 opened four columns at 73 % in 1280 px).
+test('node ids and layout: 4 columns, 200×60 nodes, 60/30 px gaps, empty columns left out', () => {
   const graph = ruleToGraph(rules[3])!;
   const at = (id: string) => { const n = graph.nodes.find((x) => x.id === id)!; return [n.kind, n.x, n.y]; };
   assert.equal(graph.nodes.map((n) => n.id), [
@@ -94,10 +95,10 @@ test('node ids and layout follow the notes (4 columns, 200×60 nodes, 100/30 px 
   assert.equal(at('topic-a/+'), ['topic', 20, 20]);
   assert.equal(at('event-$events/message_delivered'), ['event', 20, 110]);
   assert.equal(at('mqtt-mqtt:in'), ['bridge', 20, 200]);
-  assert.equal(at('function-mixed'), ['function', 320, 20]);
-  assert.equal(at('filter-mixed'), ['filter', 620, 20]);
-  assert.equal(at('mqtt-out'), ['action', 920, 20]);
-  assert.equal(at('console'), ['action', 920, 200].map((v, i) => (i === 0 ? 'console' : v)));
+  assert.equal(at('function-mixed'), ['function', 280, 20]);
+  assert.equal(at('filter-mixed'), ['filter', 540, 20]);
+  assert.equal(at('mqtt-out'), ['action', 800, 20]);
+  assert.equal(at('console'), ['action', 800, 200].map((v, i) => (i === 0 ? 'console' : v)));
   assert.equal(graph.edges, [
     { from: 'topic-a/+', to: 'function-mixed' }, { from: 'event-$events/message_delivered', to: 'function-mixed' }, { from: 'mqtt-mqtt:in', to: 'function-mixed' },
     { from: 'function-mixed', to: 'filter-mixed' },
@@ -106,6 +107,9 @@ test('node ids and layout follow the notes (4 columns, 200×60 nodes, 100/30 px 
   assert.equal(graph.nodes.find((n) => n.kind === 'function')!.fields, [
     { expr: 'upper(payload.name)', alias: 'name' }, { expr: 'payload.a.b', alias: 'ab' }, { expr: "concat('a,b', clientid)", alias: 'c' },
   ]);
+  // Without a function or a filter their columns take no room.
+  const bare = ruleToGraph({ id: 'bare', sql: 'SELECT * FROM "t/#"', actions: [{ function: 'console' }] })!;
+  assert.equal(bare.nodes.map((n) => [n.kind, n.x]), [['topic', 20], ['console', 280]]);
   // Repeated sinks get distinct ids.
   assert.equal(ruleToGraph(rules[5])!.nodes.map((n) => n.id), ['topic-t/1', 'function-two-republish', 'republish-out', 'republish-out-2']);
 });

@@ -55,7 +55,8 @@ test('a password failure explains the rule', () => {
 });
 
 test('required rejects empty values with the generic or the given message', () => {
-  for (const empty of [undefined, null, '', []]) assert.is(required()(empty, {}), 'This field is required');
+  // One wording (issue #34): '<label> is required', the label given by the form.
+  for (const empty of [undefined, null, '', []]) assert.is(required()(empty, {}, 'Topic'), 'Topic is required');
   assert.is(required('validation.nameRequired')('', {}), 'Name is required');
   assert.is(required()('x', {}), undefined);
   assert.is(required()(0, {}), undefined);

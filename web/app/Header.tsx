@@ -1,4 +1,5 @@
-/** The top bar: breadcrumbs, alarm banner and the user menu with Settings and Logout. */
+/** The top bar: breadcrumbs, alarm banner and the user menu with Settings, Change password and Logout. */
+import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { confirm } from '../lib/confirm.ts';
@@ -10,12 +11,14 @@ import { toast } from '../lib/toasts.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { usePopover } from '../ui/usePopover.ts';
 import { AlarmBanner } from './AlarmBanner.tsx';
+import { PasswordDialog } from './PasswordDialog.tsx';
 import { breadcrumbs } from './routes.ts';
 
 export function Header() {
   const [path] = useLocation();
   const { username } = useSnapshot(session);
   const { open, setOpen, container, trigger, onKeyDown } = usePopover();
+  const [changing, setChanging] = useState(false);
 
   const onLogout = async () => {
     setOpen(false);
@@ -36,7 +39,7 @@ export function Header() {
       <nav aria-label="breadcrumb" class="crumbs">
         <ul>
           {breadcrumbs(path).map((crumb, i) => (
-            <li key={i}>{crumb.path ? <Link href={crumb.path}>{t(crumb.title)}</Link> : t(crumb.title)}</li>
+            <li key={i}>{crumb.path ? <Link href={crumb.path}>{t(crumb.title)}</Link> : <span>{t(crumb.title)}</span>}</li>
           ))}
         </ul>
       </nav>
@@ -50,9 +53,12 @@ export function Header() {
           {open && (
             <ul role="menu" class="dropdown">
               <li role="none"><Link role="menuitem" href="/settings" onClick={() => setOpen(false)} data-test="menu-settings">{t('header.settings')}</Link></li>
+              <li role="none"><button type="button" role="menuitem" class="link" data-test="menu-password"
+                onClick={() => (setOpen(false), trigger.current?.focus(), setChanging(true))}>{t('header.changePassword')}</button></li>
               <li role="none"><button type="button" role="menuitem" class="link" onClick={onLogout} data-test="menu-logout">{t('header.logout')}</button></li>
             </ul>
           )}
+          {changing && <PasswordDialog onClose={() => setChanging(false)} />}
         </div>
       </div>
     </header>

@@ -7,7 +7,7 @@
  * a group's icon opens its entries beside the rail.
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 import { t } from '../lib/i18n.ts';
@@ -16,10 +16,36 @@ import { setLeftBarCollapse, settings } from '../lib/settings.ts';
 import { readSettings, writeSettings } from '../lib/storage.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { usePressOutside } from '../ui/usePopover.ts';
+import { ConnectionBanner } from './ConnectionBanner.tsx';
 import { Header } from './Header.tsx';
 import { MENU_ICONS } from './menuIcons.ts';
 import { isSubGroup, menu, screenAt } from './routes.ts';
 import type { Screen } from '../lib/feature.ts';
+
+/**
+ * After a move to another screen (not on the first one), the focus goes to the new screen's
+ * heading once it is drawn, so the keyboard and a screen reader start there instead of in the
+ * menu. Not when the focus already went somewhere in the screen, or a dialog holds it.
+ */
+function useHeadingFocus(path: string, main: RefObject<HTMLElement | null>) {
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) return void (first.current = false);
+    let frame = 0;
+    let tries = 0;
+    const look = () => {
+      const focused = document.activeElement;
+      if (focused && focused !== document.body && main.current?.contains(focused)) return;
+      const heading = main.current?.querySelector<HTMLElement>('h1, h2');
+      if (!heading) return void (tries++ < 300 && (frame = requestAnimationFrame(look)));
+      if (document.querySelector('[aria-modal=true]')) return;
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
+    };
+    frame = requestAnimationFrame(look);
+    return () => cancelAnimationFrame(frame);
+  }, [path]);
+}
 
 export function Layout({ children }: { children: ComponentChildren }) {
   const [path] = useLocation();
@@ -35,6 +61,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const main = useRef<HTMLElement>(null);
   const sidebar = useRef<HTMLElement>(null);
   useEffect(() => setFlyout(''), [path, rail]);
+  useHeadingFocus(path, main);
   usePressOutside(sidebar, !!flyout, () => setFlyout(''));
 
   // A sub-list starts open when it holds the current screen (or its parent) or nothing is collapsed.
@@ -118,7 +145,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
           })}
         </nav>
       </aside>
-      <main class="content" id="main-content" tabIndex={-1} ref={main}>{children}</main>
+      <main class="content" id="main-content" tabIndex={-1} ref={main}><ConnectionBanner />{children}</main>
     </div>
   );
 }

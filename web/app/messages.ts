@@ -13,13 +13,17 @@ export const messages = defineMessages({
   },
   'login.changeTitle': { zh: '修改默认密码', en: 'Change the default password' },
   'login.changeHint': {
-    zh: '您正在使用默认密码，为了安全请设置新密码。也可以稍后在 管理 > 用户 中修改。',
-    en: 'You are using the default password. Set a new one for safety; you can also change it later under Management > Users.',
+    zh: '您正在使用默认密码，为了安全请设置新密码。也可以稍后在用户菜单或 管理 > 用户 中修改。',
+    en: 'You are using the default password. Set a new one for safety; you can also change it later from the user menu or under Management > Users.',
   },
   'login.newPassword': { zh: '新密码', en: 'New password' },
   'login.confirmPassword': { zh: '确认新密码', en: 'Confirm the new password' },
   'login.skip': { zh: '跳过', en: 'Skip' },
   // Shown by the boot script on the login form drawn into index.html when the console's modules fail to load.
   'login.consoleFailed': { zh: '控制台加载失败，请检查网络后刷新页面。', en: 'The console failed to load. Check the network and reload the page.' },
-  'login.passwordChanged': { zh: '密码修改成功', en: 'Password changed' },
+  // Said on the login page and in the shell's sign-in dialog alike, whichever path changed the password.
+  'reauth.passwordChanged': {
+    zh: '密码已修改，Broker 因此结束了该用户的所有登录：请用新密码重新登录。',
+    en: 'The password was changed, so the broker ended every login of this user: sign in with the new password.',
+  },
 });

@@ -6,11 +6,23 @@
  */
 let loading: Promise<void> | undefined;
 
+const shellLinks = () => [...((document.getElementById('shell-styles') as HTMLTemplateElement | null)?.content.querySelectorAll('link') ?? [])];
+
+/** Fetches the shell's stylesheets into the cache without applying them (the login page waits). */
+export function preloadShellStyles(): void {
+  for (const link of shellLinks()) {
+    const preload = document.createElement('link');
+    preload.rel = 'preload';
+    preload.as = 'style';
+    preload.href = link.getAttribute('href')!;
+    document.head.append(preload);
+  }
+}
+
 export function loadShellStyles(): Promise<void> {
   if (loading) return loading;
-  const template = document.getElementById('shell-styles') as HTMLTemplateElement | null;
-  if (!template) return Promise.resolve();
-  const links = [...template.content.querySelectorAll('link')].map((link) => document.importNode(link, true));
+  const links = shellLinks().map((link) => document.importNode(link, true));
+  if (links.length === 0) return Promise.resolve();
   loading = Promise.all(links.map((link) => new Promise<void>((resolve, reject) => {
     link.addEventListener('load', () => resolve(), { once: true });
     link.addEventListener('error', () => reject(new Error(`stylesheet ${link.getAttribute('href')} did not load`)), { once: true });

@@ -36,13 +36,44 @@ export interface RequestOptions {
   onHeaders?: (headers: Headers) => void;
 }
 
+/** 401 codes that mean the token is gone or expired (emqx-api-part1.md §1.2). */
+export const SESSION_CODES = ['BAD_TOKEN', 'TOKEN_TIME_OUT', 'AUTHORIZATION_HEADER_ERROR'];
+
+/** Whether a failure says the session's token is no longer accepted. */
+export const isSessionExpired = (error: unknown) => error instanceof ApiError && error.status === 401 && SESSION_CODES.includes(error.code);
+
+/** A request the broker refused for an expired token, as the expiry handler gets it. */
+export interface ExpiredRequest {
+  method: string;
+  path: string;
+  signal?: AbortSignal;
+  /** Sends the same request again (with the token of that moment). */
+  resend: () => Promise<unknown>;
+}
+
 let tokenSource: () => string | undefined = () => undefined;
+let expiredHandler: ((request: ExpiredRequest) => Promise<unknown>) | null = null;
+let reachability: (reached: boolean) => void = () => {};
 let bodyFilter: (method: string, path: string, body: unknown) => unknown = (_method, _path, body) => body;
 const pending = new Set<AbortController>();
 
 /** Tells the client where the current token comes from (the session store). */
 export function setTokenSource(source: () => string | undefined) {
   tokenSource = source;
+}
+
+/**
+ * Lets the logged-in shell take over a request refused for an expired token (signing in again
+ * over the screen, lib/reauth.ts): what the handler resolves or rejects with is the request's
+ * outcome. Without one (the login page) the refusal goes to the caller as it is.
+ */
+export function setExpiredHandler(handler: typeof expiredHandler) {
+  expiredHandler = handler;
+}
+
+/** Tells `listener` after every request whether the server answered at all (lib/connection.ts). */
+export function setReachabilityListener(listener: (reached: boolean) => void) {
+  reachability = listener;
 }
 
 /** Lets the broker profile (`broker.ts`) drop body fields the broker would refuse, before every write. */
@@ -54,6 +85,32 @@ export function setBodyFilter(filter: (method: string, path: string, body: unkno
 export function cancelAll() {
   for (const controller of [...pending]) controller.abort();
   pending.clear();
+  primed.clear();
+}
+
+/** How long a primed answer waits for the screen that asks for it. */
+const PRIMED_MS = 5000;
+const primed = new Map<string, { at: number; answer: Promise<unknown> }>();
+const primeKey = (path: string, params?: Params) => `${path.replace(/^\//, '')}?${serializeParams(params)}`;
+
+/**
+ * Sends a GET before anyone asks for it (after sign-in, the first screen's requests go out
+ * alongside its chunk): the first `api.get` of the same path and params within 5 s takes its
+ * answer instead of asking again.
+ */
+export function prime(path: string, params?: Params) {
+  const answer = request('GET', path, undefined, { params });
+  answer.catch(() => undefined);
+  primed.set(primeKey(path, params), { at: Date.now(), answer });
+}
+
+/** The primed answer for a plain GET of `path` with these params, taken once. */
+function takePrimed(path: string, options: RequestOptions = {}): Promise<unknown> | undefined {
+  if (primed.size === 0 || options.responseType || options.onHeaders || options.headers) return undefined;
+  const key = primeKey(path, options.params);
+  const hit = primed.get(key);
+  primed.delete(key);
+  return hit && Date.now() - hit.at <= PRIMED_MS ? hit.answer : undefined;
 }
 
 /** Number of requests in flight (for tests and the progress bar). */
@@ -90,8 +147,21 @@ function toError(response: unknown): ApiError {
   return new ApiError(res.status ?? 0, `HTTP_${res.status}`, (typeof data === 'string' && data) || res.statusText || '');
 }
 
-/** Sends one request and resolves with the parsed body; rejects with ApiError. */
+/**
+ * Sends one request and resolves with the parsed body; rejects with ApiError. One refused for an
+ * expired token goes to the expiry handler when the shell has set one.
+ */
 export async function request<T = unknown>(method: string, path: string, data?: unknown, options: RequestOptions = {}): Promise<T> {
+  const token = tokenSource();
+  try {
+    return await send<T>(method, path, data, options, token);
+  } catch (error) {
+    if (!token || !expiredHandler || !isSessionExpired(error)) throw error;
+    return (await expiredHandler({ method: method.toUpperCase(), path, signal: options.signal, resend: () => request(method, path, data, options) })) as T;
+  }
+}
+
+async function send<T>(method: string, path: string, data: unknown, options: RequestOptions, token: string | undefined): Promise<T> {
   const controller = new AbortController();
   let reason: 'canceled' | 'timeout' = 'canceled';
   const abort = () => controller.abort();
@@ -102,7 +172,6 @@ export async function request<T = unknown>(method: string, path: string, data?: 
     controller.abort();
   }, REQUEST_TIMEOUT_MS);
   pending.add(controller);
-  const token = tokenSource();
   try {
     const response = await redaxios.request({
       url: `${API_BASE}/${path.replace(/^\//, '')}`,
@@ -115,6 +184,7 @@ export async function request<T = unknown>(method: string, path: string, data?: 
       // redaxios does not forward `signal` (developit/redaxios#11): pass it through fetch.
       fetch: (url: RequestInfo | URL, init?: RequestInit) => fetch(url, { ...init, signal: controller.signal }),
     } as never);
+    reachability(true);
     const res = response as unknown as { data: T; headers: Headers };
     options.onHeaders?.(res.headers);
     return res.data === '' ? (undefined as T) : res.data;
@@ -131,7 +201,9 @@ export async function request<T = unknown>(method: string, path: string, data?: 
     }
     // ECONNABORTED is the code the specification recognises for both abort and time-out.
     if (controller.signal.aborted) throw new ApiError(0, 'ECONNABORTED', reason);
-    throw toError(failure);
+    const error = toError(failure);
+    reachability(error.status !== 0);
+    throw error;
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', abort);
@@ -141,7 +213,7 @@ export async function request<T = unknown>(method: string, path: string, data?: 
 
 /** Verb helpers: `api.get('/users')`, `api.post('/users', body)`. */
 export const api = {
-  get: <T = unknown>(path: string, options?: RequestOptions) => request<T>('GET', path, undefined, options),
+  get: <T = unknown>(path: string, options?: RequestOptions) => (takePrimed(path, options) as Promise<T> | undefined) ?? request<T>('GET', path, undefined, options),
   post: <T = unknown>(path: string, data?: unknown, options?: RequestOptions) => request<T>('POST', path, data ?? {}, options),
   put: <T = unknown>(path: string, data?: unknown, options?: RequestOptions) => request<T>('PUT', path, data ?? {}, options),
   del: <T = unknown>(path: string, options?: RequestOptions) => request<T>('DELETE', path, undefined, options),

@@ -54,6 +54,8 @@ export const CAPABILITIES = {
   importUsersCounts: { since: '5.8.2' },
   /** `POST /data/export` takes `table_sets` / `root_keys` (before: no body, everything exported). */
   backupSelection: { since: '5.8.0' },
+  /** `GET /clients/{id}/mqueue_messages` and `/inflight_messages` (emqx_mgmt_api_clients.erl, from v5.6.0). */
+  clientQueues: { since: '5.6.0' },
   /** `GET /clients_v2` (cursor paging); `/clients` otherwise. */
   clientsV2: { since: '5.8.0' },
   /** `GET /actions_summary`, `/sources_summary`, `/source_types`. */

@@ -5,8 +5,10 @@
  * refusals) turned into sentences. Loaded with the logged-in shell; `errors.ts` asks it through
  * `registerReasons`, so the login page carries only its own few messages.
  */
-import { isProse, registerReasons, type ReasonSentence } from './errors.ts';
+import { registerReasons, type ReasonSentence } from './errors.ts';
 import { defineMessages } from './i18n.ts';
+// 'validation.required', the one wording for a missing field, is the form rules'.
+import './rules.ts';
 
 export const codeMessages = defineMessages({
   // ?ERROR_CODES (http_api.hrl, v5.5.1 and v5.8.9).
@@ -90,20 +92,20 @@ export const reasonMessages = defineMessages({
   },
   'errors.reason.actionInUse': { zh: '以下规则仍在使用它，请先从规则中移除：{{ids}}', en: 'Rules still use this; remove it from them first: {{ids}}' },
   'errors.reason.badUrl': { zh: 'URL 格式不正确，例如 http://127.0.0.1:8080/path', en: 'This is not a valid URL, e.g. http://127.0.0.1:8080/path' },
-  'errors.reason.required': { zh: '此项必填', en: 'This field is required' },
   'errors.reason.outOfRange': { zh: '超出允许范围 {{range}}', en: 'Out of the allowed range {{range}}' },
   'errors.reason.unknownField': { zh: '此 Broker 版本不认识字段 {{field}}', en: 'This broker release does not know the field {{field}}' },
   'errors.reason.fieldInvalid': { zh: '{{field}} 的值无效', en: 'The value of {{field}} is not valid' },
-  'errors.reason.plain': { zh: '{{reason}}', en: '{{reason}}' },
   'errors.reason.timeout': { zh: '等待响应超时', en: 'No answer came in time' },
   'errors.reason.refused': { zh: '目标拒绝连接：{{target}}', en: 'The connection was refused: {{target}}' },
+  'errors.reason.refusedBare': { zh: '目标拒绝连接', en: 'The connection was refused' },
+  'errors.reason.sqlSyntax': { zh: 'SQL 语法错误', en: 'The SQL has a syntax error' },
   'errors.reason.badJson': { zh: 'JSON 格式不正确', en: 'The JSON is not valid' },
   'errors.reason.badTopicFilter': { zh: '主题过滤器不符合 MQTT 规范', en: 'The topic filter does not follow the MQTT rules' },
   'errors.reason.badPage': { zh: '分页参数无效', en: 'The page or page size is not valid' },
   'errors.reason.reservedUser': { zh: '该用户名为系统保留', en: 'This username is reserved' },
 });
 
-type Rule = [RegExp, (match: RegExpExecArray, body: { rules?: unknown }) => ReasonSentence];
+type Rule = [RegExp, (match: RegExpExecArray, body: { rules?: unknown }, field: string) => ReasonSentence];
 
 /** Last field of a hocon path, as the form calls it: `connectors.http.url` → `url`. */
 const fieldName = (path: string) => path.split('.').pop() ?? path;
@@ -122,16 +124,21 @@ const RULES: Rule[] = [
   [/active channels defined for this connector:\s*(.+)$/, (m) => ({ key: 'errors.reason.connectorInUse', values: { ids: m[1].trim() } })],
   [/while active rules are depending on it/, (_m, body) => ({ key: 'errors.reason.actionInUse', values: { ids: Array.isArray(body.rules) ? body.rules.join(', ') : '' } })],
   [/\b(bad_url|invalid_url|bad_uri)\b/, () => ({ key: 'errors.reason.badUrl' })],
-  [/\brequired_field\b|"reason"\s*:\s*"required"/, () => ({ key: 'errors.reason.required' })],
+  // One wording for it, the form's own: "<field> is required".
+  [/\brequired_field\b|"reason"\s*:\s*"required"/, (_m, _body, field) => ({ key: 'validation.required', values: { field } })],
   [/out of range (\S+)/, (m) => ({ key: 'errors.reason.outOfRange', values: { range: m[1].replace(/[",}]+$/, '') } })],
   [/unknown_fields?[^[]*\[?"?([\w.]+)/, (m) => ({ key: 'errors.reason.unknownField', values: { field: m[1] } })],
   [/^timeout$|[{,]\s*timeout\s*[},]|\btimed out\b/i, () => ({ key: 'errors.reason.timeout' })],
-  [/\beconnrefused\b(?:[^\w]+(\S+))?/i, (m) => ({ key: 'errors.reason.refused', values: { target: m[1] ?? '' } })],
+  [/\beconnrefused\b(?:[^\w]+(\S+))?/i, (m) => (m[1] ? { key: 'errors.reason.refused', values: { target: m[1] } } : { key: 'errors.reason.refusedBare' })],
   [/\b(bad_json|invalid_json)\b/, () => ({ key: 'errors.reason.badJson' })],
   // Reasons the management API words as atoms (emqx_mgmt_api_*.erl).
   [/^match_topic_invalid$|^invalid_topic(_filter)?$/, () => ({ key: 'errors.reason.badTopicFilter' })],
-  [/^\w+_already_exist(s|ed)?$/, () => ({ key: 'errors.ALREADY_EXISTS' })],
+  [/^\w+_already_exist(s|ed)?$|\balready exists?\b/i, () => ({ key: 'errors.ALREADY_EXISTS' })],
+  // emqx_rule_engine_api.erl: the SQL parser's refusal.
+  [/\bsyntax error\b/i, () => ({ key: 'errors.reason.sqlSyntax' })],
   [/^page_limit_invalid$/, () => ({ key: 'errors.reason.badPage' })],
+  // emqx_dashboard_api.erl change_pwd: the old password, said at its field.
+  [/^Old password not match$/i, () => ({ key: 'errors.ERROR_PWD_NOT_MATCH', field: 'old_pwd' })],
 ];
 
 /** The sentence for a raw reason, or undefined when it is not one of the known ones. */
@@ -150,12 +157,14 @@ export function reasonSentence(message: string, body?: unknown): ReasonSentence 
   }
   for (const [pattern, sentence] of RULES) {
     const match = pattern.exec(text);
-    if (match) return { ...sentence(match, body && typeof body === 'object' ? body : {}), field: path && fieldName(path) };
+    if (match) {
+      const said = sentence(match, body && typeof body === 'object' ? body : {}, path ? fieldName(path) : '');
+      return { ...said, field: path ? fieldName(path) : said.field };
+    }
   }
   if (path) {
     const field = fieldName(path);
-    // The broker's own words when they are plain (shown under the field's label).
-    if (isProse(text)) return { key: 'errors.reason.plain', values: { reason: text }, field };
+    // The broker's own words stay under Details, as for every reason.
     return { key: 'errors.reason.fieldInvalid', values: { field }, field };
   }
   return undefined;

@@ -2,14 +2,11 @@
  * The one error path of the console: every caught failure goes to `handleError`, which expires
  * the session on 401, shows a toast, and hands field errors to a form. No empty catch elsewhere.
  */
-import { ApiError } from './api.ts';
+import { ApiError, isSessionExpired } from './api.ts';
 import { hasMessage, t } from './i18n.ts';
 import { currentPath, navigate } from './navigation.ts';
 import { clearSession } from './session.ts';
 import { toast } from './toasts.ts';
-
-/** 401 codes that mean the token is gone or expired (emqx-api-part1.md §1.2). */
-export const SESSION_CODES = ['BAD_TOKEN', 'TOKEN_TIME_OUT', 'AUTHORIZATION_HEADER_ERROR'];
 
 /** A raw reason put in words: a message key, its values, and the form field it is about. */
 export interface ReasonSentence {
@@ -27,33 +24,22 @@ export function registerReasons(reader: ReasonReader) {
   readReason = reader;
 }
 
-// Prose a person wrote, not a term, an atom or a code: shown after the translated sentence.
-const PROSE = /^[^{}<>|]{1,160}$/;
-const CODE = /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|^[a-z0-9]+(_[a-z0-9]+)+$/;
-
-/** Whether a server text is plain words worth showing as they are (not a term, an atom or a code). */
-export function isProse(text: string): boolean {
-  return PROSE.test(text) && !CODE.test(text);
-}
-
 /** The sentence a raw reason reads as, when the error catalog knows it. */
 function sentenceOf(error: ApiError): ReasonSentence | undefined {
   return error.message ? readReason?.(error.message, error.body) : undefined;
 }
 
 /**
- * Human text for an error, in the current language: a known reason as a sentence, else the code's
- * sentence (followed by the server's words when they are plain prose); never a raw Erlang term or
- * an upper-case code. The raw text is `errorDetail`'s.
+ * Human text for an error, in the current language: a known reason as a sentence (errorCatalog.ts),
+ * else the code's sentence; never the server's own text, an Erlang term or an upper-case code.
+ * The raw text is `errorDetail`'s, shown under "Details".
  */
 export function errorText(error: unknown): string {
   if (!(error instanceof ApiError)) return error instanceof Error && error.message ? error.message : t('common.operationFailed');
   if (error.status === 0) return t('errors.NETWORK_ERROR');
   const sentence = sentenceOf(error);
   if (sentence) return t(sentence.key, sentence.values);
-  const known = hasMessage(`errors.${error.code}`) ? t(`errors.${error.code}`) : t('common.operationFailed');
-  const message = error.message.trim();
-  return message && isProse(message) && message !== error.code ? `${known}: ${message}` : known;
+  return hasMessage(`errors.${error.code}`) ? t(`errors.${error.code}`) : t('common.operationFailed');
 }
 
 /** The raw error as the server sent it, for a "Details" disclosure. */
@@ -85,9 +71,22 @@ export function fieldOfError(error: ApiError, fields: string[]): string | undefi
 }
 
 let expiring = false;
+let signInOver: (() => void) | null = null;
 
-/** Ends the session and returns to login, keeping the page to come back to (spec part1 §2). */
+/**
+ * Lets the logged-in shell ask for the password over the screen when the session has expired
+ * (lib/reauth.ts), instead of leaving the screen for the login page.
+ */
+export function setSignInOver(prompt: typeof signInOver) {
+  signInOver = prompt;
+}
+
+/**
+ * Ends the session and returns to login, keeping the page to come back to (spec part1 §2); in
+ * the logged-in shell, signing in again happens over the screen instead.
+ */
 export function expireSession() {
+  if (signInOver) return signInOver();
   if (expiring) return;
   expiring = true;
   const back = currentPath();
@@ -109,7 +108,7 @@ export function handleError(
 ) {
   if (error instanceof ApiError) {
     if (error.code === 'ECONNABORTED' && error.message === 'canceled') return;
-    if (error.status === 401 && SESSION_CODES.includes(error.code)) return expireSession();
+    if (isSessionExpired(error)) return expireSession();
     // A write that failed is always told in a toast; a field it names also shows it in place.
     const named = sentenceOf(error)?.field;
     const field = form && (named && form.fields.includes(named) ? named : fieldOfError(error, form.fields));

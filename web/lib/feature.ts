@@ -3,6 +3,7 @@
  * The shell builds the route table, the menu and the breadcrumbs from these alone.
  */
 import type { ComponentType } from 'react';
+import type { Params } from './api.ts';
 import type { CapabilityName } from './broker.ts';
 
 export type MenuGroup = 'monitoring' | 'management' | 'integration' | 'diagnose' | 'system';
@@ -26,6 +27,12 @@ export interface Screen {
    * out and its route says it is not available on this broker, without loading or calling anything.
    */
   requires?: CapabilityName;
+  /**
+   * The GETs the screen sends first, as `[path, params]` (read once the broker is known): when
+   * sign-in leads to the screen they go out alongside its chunk (`prime`, lib/api.ts) and the
+   * screen's own first asks take the answers.
+   */
+  requests?: () => [string, Params?][];
 }
 
 export interface Feature {

@@ -37,6 +37,11 @@ export function formatDateTime(value: number | string | Date | undefined | null,
   return `${day} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
 }
 
+/** The time of day of a moment, `HH:mm:ss` in local time (the part after the date above). */
+export function formatTime(value: number | Date): string {
+  return formatDateTime(value).slice(11);
+}
+
 /** Size units of spec §9, 1024 apart. */
 const BYTE_UNITS = ['Byte', 'KB', 'MB', 'GB'] as const;
 

@@ -4,17 +4,29 @@
  */
 import { useEffect, useLayoutEffect, useState } from 'react';
 import { proxy, useSnapshot } from 'valtio';
-import { ApiError } from './api.ts';
+import { ApiError, isSessionExpired } from './api.ts';
 import { confirm } from './confirm.ts';
-import { handleError, SESSION_CODES } from './errors.ts';
+import { handleError } from './errors.ts';
 import { t } from './i18n.ts';
 import { toast } from './toasts.ts';
 
 const versions = proxy<Record<string, number>>({});
+/** Counts `refreshAll` calls: every loader of every screen re-runs when it grows. */
+const EVERYTHING = '*';
 
 /** Announces that `resource` changed, so every list of it reloads. */
 export function touch(resource: string) {
   versions[resource] = (versions[resource] ?? 0) + 1;
+}
+
+/** Reloads everything every screen shows (the broker answers again after an outage). */
+export function refreshAll() {
+  touch(EVERYTHING);
+}
+
+/** The `refreshAll` count, for loaders outside `useRemote` to re-run with. */
+export function useRefreshCount(): number {
+  return useSnapshot(versions)[EVERYTHING] ?? 0;
 }
 
 export interface Remote<T> {
@@ -22,6 +34,8 @@ export interface Remote<T> {
   error: unknown;
   loading: boolean;
   reload: () => void;
+  /** When the data was last read successfully (epoch ms). */
+  updatedAt?: number;
 }
 
 /**
@@ -29,27 +43,28 @@ export interface Remote<T> {
  * Example: `const users = useRemote('users', (signal) => api.get('/users', { signal }), '')`.
  */
 export function useRemote<T>(resource: string, loader: (signal: AbortSignal) => Promise<T>, key = '', refreshMs = 0): Remote<T> {
-  const version = useSnapshot(versions)[resource] ?? 0;
+  const snap = useSnapshot(versions);
+  const version = (snap[resource] ?? 0) + (snap[EVERYTHING] ?? 0);
   const [tick, setTick] = useState(0);
-  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
+  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean; at?: number }>({ loading: true });
   // Asked for as soon as the screen is in the DOM, not after its first paint (a layout effect):
   // the answer arrives a frame earlier.
   useLayoutEffect(() => {
     const controller = new AbortController();
-    setState((prev) => (prev.loading && !prev.error ? prev : { data: prev.data, loading: true }));
+    setState((prev) => (prev.loading && !prev.error ? prev : { data: prev.data, at: prev.at, loading: true }));
     loader(controller.signal).then(
-      (data) => !controller.signal.aborted && setState({ data, loading: false }),
+      (data) => !controller.signal.aborted && setState({ data, loading: false, at: Date.now() }),
       (error) => {
         if (controller.signal.aborted) return;
         // A dead session redirects to login; other failures stay on screen with a retry.
-        if (error instanceof ApiError && error.status === 401 && SESSION_CODES.includes(error.code)) handleError(error);
-        setState((prev) => ({ data: prev.data, error, loading: false }));
+        if (isSessionExpired(error)) handleError(error);
+        setState((prev) => ({ data: prev.data, at: prev.at, error, loading: false }));
       },
     );
     return () => controller.abort();
   }, [resource, key, version, tick]);
   useLiveRefresh(refreshMs, () => setTick((n) => n + 1));
-  return { data: state.data, error: state.error, loading: state.loading, reload: () => setTick((n) => n + 1) };
+  return { data: state.data, error: state.error, loading: state.loading, updatedAt: state.at, reload: () => setTick((n) => n + 1) };
 }
 
 /**

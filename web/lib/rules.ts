@@ -5,11 +5,15 @@
  */
 import { defineMessages, t } from './i18n.ts';
 
-/** A form rule: the translated problem with `value`, or undefined when it is acceptable. */
-export type Rule = (value: unknown, values: Record<string, unknown>) => string | undefined;
+/**
+ * A form rule: the translated problem with `value`, or undefined when it is acceptable; `label` is
+ * the field's label as shown (the form passes it), for messages that name the field.
+ */
+export type Rule = (value: unknown, values: Record<string, unknown>, label?: string) => string | undefined;
 
 defineMessages({
-  'validation.required': { zh: '此项为必填项', en: 'This field is required' },
+  // One wording for every empty required field, the specification's ('Username is required').
+  'validation.required': { zh: '请输入{{field}}', en: '{{field}} is required' },
   'validation.usernameRequired': { zh: '请输入用户名', en: 'Username is required' },
   'validation.passwordRequired': { zh: '请输入密码', en: 'Password is required' },
   'validation.password': {
@@ -18,6 +22,7 @@ defineMessages({
   },
   'validation.notSameAs': { zh: '新旧密码不能相同', en: 'The new and old passwords cannot be the same' },
   'validation.sameAs': { zh: '两次输入不一致', en: "Two inputs don't match!" },
+  'validation.time': { zh: '请按 YYYY-MM-DD HH:mm:ss 格式输入时间', en: 'Enter a time as YYYY-MM-DD HH:mm:ss' },
 });
 
 /** Whether a value counts as not filled in: undefined, null, '' or an empty list. */
@@ -25,9 +30,12 @@ export function isEmpty(value: unknown): boolean {
   return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
 }
 
-/** Rejects an empty value with the generic message or the one under `key`. */
-export function required(key = 'validation.required'): Rule {
-  return (value) => (isEmpty(value) ? t(key) : undefined);
+/** "<label> is required" for a field's label (an i18n key or the text itself). */
+export const requiredText = (label = '') => t('validation.required', { field: t(label) });
+
+/** Rejects an empty value with "<label> is required", or the message under `key`. */
+export function required(key?: string): Rule {
+  return (value, _values, label) => (isEmpty(value) ? (key ? t(key) : requiredText(label)) : undefined);
 }
 
 /** Rejects an empty username with 'Username is required'. */
@@ -48,6 +56,9 @@ export function isValidPassword(s: string): boolean {
 /** Rejects a password that breaks the server's password rule. */
 export const password: Rule = (value) => (isEmpty(value) || isValidPassword(String(value)) ? undefined : t('validation.password'));
 
+/** Rejects a time field's text that is no time (the widget passes such text on as it is). */
+export const validTime: Rule = (value) => (isEmpty(value) || !Number.isNaN(Date.parse(String(value))) ? undefined : t('validation.time'));
+
 /** Rejects a new password equal to the one in `field` (the old password). */
 export function notSameAs(field: string): Rule {
   return (value, values) => (!isEmpty(value) && value === values[field] ? t('validation.notSameAs') : undefined);
@@ -59,9 +70,9 @@ export function sameAs(field: string): Rule {
 }
 
 /** Runs `rules` in order and returns the first message, or undefined when all pass. */
-export function validate(rules: readonly Rule[], value: unknown, values: Record<string, unknown> = {}): string | undefined {
+export function validate(rules: readonly Rule[], value: unknown, values: Record<string, unknown> = {}, label?: string): string | undefined {
   for (const rule of rules) {
-    const message = rule(value, values);
+    const message = rule(value, values, label);
     if (message) return message;
   }
   return undefined;

@@ -3,8 +3,8 @@
  * report upload progress, so this one path uses XMLHttpRequest, with the same base URL, Bearer
  * token and `ApiError` as `api.ts`. It has no time-out: a large file may take long.
  */
-import { API_BASE, ApiError, type Params, serializeParams } from './api.ts';
-import { handleError, SESSION_CODES } from './errors.ts';
+import { API_BASE, ApiError, isSessionExpired, type Params, serializeParams } from './api.ts';
+import { handleError } from './errors.ts';
 import { session } from './session.ts';
 
 export interface UploadOptions {
@@ -60,7 +60,7 @@ export function upload<T = unknown>(path: string, field: string, file: Blob & { 
       }
       const error = failure(xhr);
       // The same expiry path as every other request (errors.ts): a dead token means login again.
-      if (error.status === 401 && SESSION_CODES.includes(error.code)) handleError(error);
+      if (isSessionExpired(error)) handleError(error);
       reject(error);
     };
     xhr.onerror = () => (done(), reject(new ApiError(0, 'NETWORK_ERROR', 'Network Error')));

@@ -6,8 +6,9 @@
  * is stored, and no history exists from before a page first read its source.
  */
 import { useEffect, useState } from 'react';
-import { ApiError } from './api.ts';
-import { handleError, SESSION_CODES } from './errors.ts';
+import { ApiError, isSessionExpired } from './api.ts';
+import { handleError } from './errors.ts';
+import { useRefreshCount } from './resources.ts';
 
 /** One reading: counters by name at a moment (epoch ms). */
 export interface RateSample {
@@ -107,6 +108,8 @@ export interface Rates {
 export function useRates(source: string, load: (signal: AbortSignal) => Promise<Record<string, number>>, everyMs = 2000): Rates {
   const [state, setState] = useState<{ history?: History; error?: unknown }>(() => ({ history: histories.get(source) }));
   const [attempt, setAttempt] = useState(0);
+  // After an outage (lib/connection.ts) reading starts again by itself.
+  const refreshed = useRefreshCount();
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let controller: AbortController | undefined;
@@ -124,7 +127,7 @@ export function useRates(source: string, load: (signal: AbortSignal) => Promise<
         (error) => {
           if (mine.signal.aborted) return;
           // A dead session goes to login; other failures stay on the chart with a retry.
-          if (error instanceof ApiError && error.status === 401 && SESSION_CODES.includes(error.code)) handleError(error);
+          if (isSessionExpired(error)) handleError(error);
           setState((prev) => ({ history: prev.history, error }));
         },
       );
@@ -148,7 +151,7 @@ export function useRates(source: string, load: (signal: AbortSignal) => Promise<
       pause();
       document.removeEventListener('visibilitychange', onVisibility);
     };
-  }, [source, everyMs, attempt]);
+  }, [source, everyMs, attempt, refreshed]);
   return {
     minute: ratesOf(state.history?.minute ?? []),
     hour: ratesOf(state.history?.hour ?? []),

@@ -39,7 +39,8 @@ const nextTask = () => (drawQueue = drawQueue.then(() => new Promise<void>(after
  * full draw. This class draws its data once.
  */
 let lineChart: Promise<typeof AxisChart> | undefined;
-function loadLineChart(): Promise<typeof AxisChart> {
+/** Loads the chart library (once); a screen that shows charts first asks for it with its chunk. */
+export function loadLineChart(): Promise<typeof AxisChart> {
   lineChart ??= import('frappe-charts').then((mod) => {
     // The package's `browser` field points esbuild at its UMD build, whose exports arrive as
     // `default`; Node resolves the ES build with named exports. Accept both.

@@ -8,21 +8,22 @@
  * Example: `<Form fields={[{ name: 'username', label: 'users.username', required: true }]} onSubmit={save} />`.
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { canWrite, has } from '../lib/broker.ts';
 import { Writable } from './Writable.tsx';
+import { draftKey, readDraft, SECRET_KINDS, writeDraft } from '../lib/drafts.ts';
 import { errorDetail, handleError } from '../lib/errors.ts';
 import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/toasts.ts';
 import { useUnsavedGuard } from '../lib/navigation.ts';
-import { required, type Rule } from '../lib/rules.ts';
+import { required, validTime, type Rule } from '../lib/rules.ts';
 import { widgets } from './fields.tsx';
 import type { FieldDecl } from './resource.ts';
 
 type Values = Record<string, unknown>;
 
 function rulesOf(field: FieldDecl): Rule[] {
-  return [...(field.required ? [required(field.requiredMessage)] : []), ...(field.rules ?? [])];
+  return [...(field.required ? [required(field.requiredMessage)] : []), ...(field.kind === 'datetime' ? [validTime] : []), ...(field.rules ?? [])];
 }
 
 /** Whether a field is shown for these values (`FieldDecl.visible`). */
@@ -36,7 +37,7 @@ export function validateAll(fields: FieldDecl[], values: Values): Record<string,
   const errors: Record<string, string> = {};
   for (const field of fields.filter((f) => supported(f) && shown(f, values))) {
     for (const rule of rulesOf(field)) {
-      const message = rule(values[field.name], values);
+      const message = rule(values[field.name], values, field.label);
       if (message) {
         errors[field.name] = message;
         break;
@@ -63,6 +64,11 @@ export function Form(props: {
   /** A form every role may submit (changing one's own password); others need `canWrite`. */
   anyRole?: boolean;
   /**
+   * Keeps what is typed as a draft of this name on the screen (lib/drafts.ts), back after a
+   * reload until the form is saved, cancelled or closed; secret kinds are never kept.
+   */
+  draft?: string;
+  /**
    * Extra content under each field (a config page's description, default and reset); `id` is the
    * element id the widget's `aria-describedby` names, `set` changes the field's value.
    */
@@ -75,11 +81,19 @@ export function Form(props: {
     return { ...base, ...props.initial };
   }, []);
   const prefix = useMemo(() => `f${++formSeq}`, []);
-  const [values, setValues] = useState<Values>(initial);
+  const [draft] = useState(() => props.draft && draftKey(props.draft));
+  const [values, setValues] = useState<Values>(() => ({ ...initial, ...(draft ? readDraft(draft) : undefined) }));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const dirty = props.fields.some((field) => values[field.name] !== initial[field.name]);
   useUnsavedGuard(dirty && !busy);
+  // The draft follows the values; it goes with the form (saved, cancelled or closed), not with a reload.
+  useLayoutEffect(() => {
+    if (!draft) return;
+    const kept = props.fields.filter((f) => !SECRET_KINDS.includes(f.kind ?? 'text') && values[f.name] !== initial[f.name]);
+    writeDraft(draft, kept.length ? Object.fromEntries(kept.map((f) => [f.name, values[f.name]])) : undefined);
+  }, [values]);
+  useLayoutEffect(() => () => draft && writeDraft(draft, undefined), []);
 
   const check = (name: string, next: Values) => {
     const field = props.fields.filter((f) => f.name === name);
@@ -111,6 +125,7 @@ export function Form(props: {
     setBusy(true);
     try {
       await props.onSubmit(values);
+      if (draft) writeDraft(draft, undefined);
     } catch (error) {
       const mapped = props.mapError?.(error);
       if (mapped) {

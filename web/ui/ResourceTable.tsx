@@ -18,6 +18,8 @@ export interface TableProps<Row> {
   retry?: () => void;
   actions?: (row: Row) => ComponentChild;
   empty?: string;
+  /** The rows are older than two refresh periods: greyed (ui/Freshness.tsx). */
+  stale?: boolean;
   /** Keys of the selected rows; the checkbox column appears when set. */
   selected?: string[];
   onSelect?: (keys: string[]) => void;
@@ -42,7 +44,7 @@ export function ResourceTable<Row>(props: TableProps<Row>) {
   const all = keys.length > 0 && keys.every((k) => selected.includes(k));
   const pick = (key: string, on: boolean) => props.onSelect?.(on ? [...selected, key] : selected.filter((k) => k !== key));
   return (
-    <div class="table-wrap" aria-busy={props.loading}>
+    <div class={props.stale ? 'table-wrap stale' : 'table-wrap'} aria-busy={props.loading}>
       {props.error ? <Failed error={props.error} retry={props.retry} /> : null}
       <table class="striped" data-test={`${props.name}-table`}>
         <thead>

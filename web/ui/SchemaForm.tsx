@@ -100,6 +100,8 @@ export function SchemaForm(props: {
   overrides?: SchemaOverrides;
   /** The loaded object (what GET returned for this component). */
   value: unknown;
+  /** Names the field a failure belongs to before the schema's own reading of it (a connection Test's address). */
+  mapError?: (error: unknown, names: string[]) => { field: string; message: string } | undefined;
   /** Hand-declared fields appended after the schema's (e.g. `tlsFields('ssl_options')`). */
   extraFields?: FieldDecl[];
   onSubmit: (body: Record<string, unknown>) => Promise<unknown>;
@@ -121,7 +123,7 @@ export function SchemaForm(props: {
   const help = props.help;
   return (
     <Form fields={fields} initial={initial} test={props.test} submitText={props.submitText} onCancel={props.onCancel}
-      mapError={(error) => fieldError(error, names)} actions={props.actions}
+      mapError={(error) => props.mapError?.(error, names) ?? fieldError(error, names)} actions={props.actions}
       fieldHelp={help && ((field, slot) => <HelpLine field={field} help={help(field.name)} {...slot} />)}
       onSubmit={(values) => props.onSubmit(formBody(fields, props.value, values))}>
       {props.children}

@@ -1,7 +1,7 @@
 /** The loading, empty and error states every screen shows (DESIGN.md §7). */
 import { Link } from 'wouter';
 import { isNotFound } from '../lib/api.ts';
-import { errorText } from '../lib/errors.ts';
+import { errorDetail, errorText } from '../lib/errors.ts';
 import { t } from '../lib/i18n.ts';
 
 export function Loading() {
@@ -34,12 +34,19 @@ export function NotFound({ text, back, backTitle, test }: Missing) {
   );
 }
 
+/** The raw error as the server sent it, folded under "Details" (nothing for a failure without an answer). */
+export function ErrorDetail({ error }: { error: unknown }) {
+  const detail = errorDetail(error);
+  return detail ? <details class="toast-detail" data-test="error-detail"><summary>{t('common.detail')}</summary><code>{detail}</code></details> : null;
+}
+
 /** A failed load with its retry; with `missing`, a 404 shows NotFound instead. */
 export function Failed({ error, retry, missing }: { error: unknown; retry?: () => void; missing?: Missing }) {
   if (missing && isNotFound(error)) return <NotFound {...missing} />;
   return (
     <div class="state state-error" role="alert" data-test="state-error">
       <p>{t('common.loadFailed')}: {errorText(error)}</p>
+      <ErrorDetail error={error} />
       {retry && <button type="button" class="secondary" onClick={retry} data-test="state-retry">{t('common.retry')}</button>}
     </div>
   );

@@ -10,6 +10,7 @@ import { errorText, handleError } from '../lib/errors.ts';
 import { formatBytes } from '../lib/format.ts';
 import { defineMessages, t } from '../lib/i18n.ts';
 import { fileExtension } from '../lib/validators.ts';
+import { ErrorDetail } from './States.tsx';
 
 defineMessages({
   'upload.drop': { zh: '将文件拖到此处，或点击选择文件（{{extensions}}）', en: 'Drop the file here, or click to choose one ({{extensions}})' },
@@ -35,7 +36,7 @@ export function UploadProgress(props: {
   const [problem, setProblem] = useState('');
   const [phase, setPhase] = useState<Phase>('idle');
   const [fraction, setFraction] = useState(0);
-  const [reason, setReason] = useState('');
+  const [reason, setReason] = useState<unknown>(null);
   const [over, setOver] = useState(false);
   const controller = useRef<AbortController | null>(null);
   const test = props.test ?? 'upload';
@@ -63,7 +64,7 @@ export function UploadProgress(props: {
     } catch (error) {
       if (error instanceof ApiError && error.code === 'ECONNABORTED' && error.message === 'canceled') return;
       setPhase('failed');
-      setReason(errorText(error));
+      setReason(error);
       // The reason is shown here, under the file; an expired session already went to login
       // (lib/upload.ts). Only what is not an API answer (a bug) also goes to the error toast.
       if (!(error instanceof ApiError)) handleError(error);
@@ -90,7 +91,7 @@ export function UploadProgress(props: {
         </div>
       )}
       {phase === 'failed' && (
-        <p class="field-error" role="alert" data-test={`${test}-failed`}>{t('upload.failed')}: {reason}</p>
+        <div role="alert"><p class="field-error" data-test={`${test}-failed`}>{t('upload.failed')}: {errorText(reason)}</p><ErrorDetail error={reason} /></div>
       )}
       <div class="form-actions">
         <button type="button" data-test={`${test}-submit`} aria-busy={phase === 'uploading'} disabled={phase === 'uploading'} onClick={send}>

@@ -3,11 +3,13 @@
  * number plus a unit select (keywords such as `infinity` join the select), `number` with
  * keywords, `secret`, `cert` (PEM text or a picked file) and `list`. Each keeps EMQX's wire value:
  * "15s", "1MB", "******" while untouched, PEM text, a string array. Importing this module
- * registers them (the shell and SchemaForm do), so the login page's bundle stays without them.
+ * * registers them (the shell and SchemaForm do), so the login page's bundle stays without them;
+ * so does the time widget, one text field typed in local time.
  */
 import { useLayoutEffect, useState } from 'react';
 import { defineMessages, hasMessage, t } from '../lib/i18n.ts';
 import { BYTESIZE_UNITS, DURATION_UNITS, splitBytesize, splitDuration } from '../lib/units.ts';
+import { formatDateTime } from '../lib/format.ts';
 import { common as attrs, widgets, type WidgetProps } from './fields.tsx';
 
 defineMessages({
@@ -142,7 +144,34 @@ export function ListInput(p: WidgetProps) {
 }
 
 // Registration: same kinds, same wire values, richer widgets (see the note in fields.tsx).
+/** A local time typed as `YYYY-MM-DD HH:mm[:ss]` (spec part1 §9; a `T` may stand for the space). */
+const LOCAL_TIME = /^(\d{4})-(\d{1,2})-(\d{1,2})[ T](\d{1,2}):(\d{2})(?::(\d{2}))?$/;
+
+/** The RFC 3339 time (what EMQX takes) a typed local time means; '' for nothing, the text itself when it is no time. */
+export function parseLocalTime(text: string): string {
+  const m = LOCAL_TIME.exec(text.trim());
+  if (!text.trim()) return '';
+  const date = m && new Date(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +(m[6] ?? 0));
+  return date && date.getMonth() === +m![2] - 1 && date.getDate() === +m![3] ? date.toISOString() : text;
+}
+
+/**
+ * A time as one text field: one Tab stop (a datetime-local input has one per part, seven in
+ * Chromium), shown and typed as `YYYY-MM-DD HH:mm:ss` in local time.
+ */
+export function DateTime(p: WidgetProps) {
+  const shown = p.value ? formatDateTime(String(p.value)) : '';
+  const [text, setText] = useState(shown);
+  // A value set from outside (reset, a suggestion) replaces what is shown.
+  useLayoutEffect(() => setText((typed) => (parseLocalTime(typed) === p.value ? typed : shown)), [p.value]);
+  return (
+    <input {...attrs(p)} type="text" inputMode="numeric" autoComplete="off" value={text} placeholder="YYYY-MM-DD HH:mm:ss"
+      onInput={(e) => (setText(inputValue(e)), p.onChange(parseLocalTime(inputValue(e))))} />
+  );
+}
+
 Object.assign(widgets, {
+  datetime: DateTime,
   number: NumberInput,
   duration: DurationInput,
   bytesize: BytesizeInput,

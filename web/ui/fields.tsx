@@ -44,19 +44,9 @@ const text = (type: 'text' | 'password') => (p: WidgetProps) => {
   return type === 'password' ? <input {...attrs} type="password" /> : <input {...attrs} type="text" />;
 };
 
-const pad = (n: number) => String(n).padStart(2, '0');
-/** RFC 3339 (what EMQX takes) → the local `YYYY-MM-DDTHH:mm` a datetime-local input shows. */
-function toLocalInput(value: unknown): string {
-  const date = new Date(String(value ?? ''));
-  if (!value || Number.isNaN(date.getTime())) return '';
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
 export const widgets: Record<FieldKind, (props: WidgetProps) => JSX.Element> = {
-  datetime: (p) => (
-    <input {...common(p)} type="datetime-local" value={toLocalInput(p.value)}
-      onInput={(e) => p.onChange(inputValue(e) ? new Date(inputValue(e)).toISOString() : '')} />
-  ),
+  // The time widget comes with the shell (configFields.tsx): the login page has none.
+  datetime: text('text'),
   text: text('text'),
   password: text('password'),
   number: (p) => (

@@ -46,6 +46,8 @@ export interface FieldDecl {
   extensions?: string[];
   /** The broker capability (`lib/broker.ts`) without which the field is neither shown nor sent. */
   requires?: CapabilityName;
+  /** A list filter shown only after "More filters" (FilterBar). */
+  more?: boolean;
 }
 
 export interface FormDecl<Row = unknown> {
@@ -89,6 +91,8 @@ export interface RowAction<Row> {
   success?: string;
   /** Shows the row in a drawer instead of running anything (e.g. a payload). */
   view?: { title: string; render: (row: Row) => ComponentChild };
+  /** A link to another screen instead (a gateway's set-up wizard); offered as any view is. */
+  href?: (row: Row) => string;
   /** Offered to a read-only user too (`canWrite`): it changes nothing, or only their own things. `view` always is. */
   anyRole?: boolean | ((row: Row) => boolean);
 }
@@ -140,6 +144,11 @@ export interface ResourceDecl<Row> {
   columns: Column<Row>[];
   filters?: FieldDecl[];
   create?: FormDecl<Row>;
+  /**
+   * A create drawer with its own content instead of a form (several rows at once, say); `close`
+   * ends it after a save. Used when `create` is not given.
+   */
+  createView?: { title: string; render: (close: () => void) => ComponentChild };
   /** i18n key of the create button; default 'Create'. */
   createLabel?: string;
   actions?: RowAction<Row>[];

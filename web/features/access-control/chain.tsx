@@ -25,6 +25,8 @@ export interface ChainDecl {
   move: (key: string, position: string) => Promise<unknown>;
   columns: Column<ChainRow>[];
   messages: { empty: string; confirmDelete: string; confirmDisable: string; deleted: string; enabled: string; disabled: string };
+  /** Asked before a member is enabled, with the other members; false keeps it off. */
+  beforeEnable?: (row: ChainRow, others: ChainRow[]) => Promise<boolean>;
 }
 
 /** Builds the list declaration of a chain; order matters, so it is never paged. */
@@ -34,9 +36,10 @@ export function declareChain(c: ChainDecl): ResourceDecl<ChainRow> {
   const move = (label: string, key: string, position: (i: number) => string, when: (i: number) => boolean): RowAction<ChainRow> => ({
     key, label, when: (row) => when(indexOf(row)), success: 'access.moved', run: (row) => c.move(c.key(row), position(indexOf(row))),
   });
-  const toggle = (row: ChainRow) => {
+  const toggle = async (row: ChainRow) => {
     const { status__: _status, id: _id, ...config } = row;
     const enable = !row.enable;
+    if (enable && c.beforeEnable && !(await c.beforeEnable(row, chain.filter((r) => c.key(r) !== c.key(row))))) return;
     void perform({
       resource: c.name, confirm: enable ? undefined : c.messages.confirmDisable, danger: true, params: { key: c.key(row) },
       success: enable ? c.messages.enabled : c.messages.disabled,
@@ -65,7 +68,7 @@ export function declareChain(c: ChainDecl): ResourceDecl<ChainRow> {
         key: 'enable', title: 'access.enable',
         text: (row) => (
           <input type="checkbox" role="switch" checked={row.enable !== false} disabled={!canWrite()} aria-label={`${t('access.enable')} ${c.key(row)}`}
-            data-test={`${c.name}-enable`} onChange={(e) => ((e.target as HTMLInputElement).checked = row.enable !== false, toggle(row))} />
+            data-test={`${c.name}-enable`} onChange={(e) => ((e.target as HTMLInputElement).checked = row.enable !== false, void toggle(row))} />
         ),
       },
     ],

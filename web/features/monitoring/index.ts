@@ -2,6 +2,7 @@
  * Monitoring: the cluster dashboard (overview, nodes, metrics), clients, subscriptions and
  * topics, retained messages and alarms. Screen texts live in each folder's messages.ts.
  */
+import { has } from '../../lib/broker.ts';
 import { fromFolder, type Feature } from '../../lib/feature.ts';
 import { defineMessages } from '../../lib/i18n.ts';
 
@@ -34,7 +35,11 @@ export const monitoring: Feature = {
     '/alarm': '/alarm/current-alarm',
   },
   screens: [
-    { path: '/dashboard/overview', title: 'monitoring.overview', load: fromFolder(() => import('./dashboard/screens.ts'), 'Overview'), menu: { group: 'monitoring', order: 10 } },
+    {
+      path: '/dashboard/overview', title: 'monitoring.overview', load: fromFolder(() => import('./dashboard/screens.ts'), 'Overview'), menu: { group: 'monitoring', order: 10 },
+      // Its cards, node list, charts at their first range (RANGES[0], dashboard/monitor.ts) and license.
+      requests: () => [['/monitor_current'], ['/nodes'], ['/monitor', { latest: 3600 }], ...(has('license') ? [['/license'] as [string]] : [])],
+    },
     { path: '/dashboard/nodes', title: 'monitoring.nodes', load: fromFolder(() => import('./dashboard/screens.ts'), 'NodesPage'), menu: { group: 'system', order: 80 } },
     { path: '/dashboard/nodes/:node', title: 'monitoring.nodeDetail', load: fromFolder(() => import('./dashboard/screens.ts'), 'NodeDetail'), parent: '/dashboard/nodes' },
     { path: '/dashboard/metrics', title: 'monitoring.metrics', load: fromFolder(() => import('./dashboard/screens.ts'), 'MetricsPage'), parent: '/dashboard/overview' },

@@ -16,7 +16,6 @@ export const messages = defineMessages({
   'users.passwordChanged': { zh: '密码修改成功', en: 'Password changed' },
   'users.deleted': { zh: '用户已删除', en: 'User deleted' },
   'users.confirmDelete': { zh: '确认删除用户 {{key}}？', en: 'Delete the user {{key}}?' },
-  'users.reloginAfterChange': { zh: '密码已修改，请使用新密码重新登录', en: 'Password changed, log in again with the new password' },
   'settings.language': { zh: '语言', en: 'Language' },
   'settings.theme': { zh: '主题', en: 'Theme' },
   'settings.light': { zh: '浅色', en: 'Light' },

@@ -3,10 +3,9 @@
  * change_pwd). On Enterprise each user has a `role` (RBAC); a viewer may still change their own password.
  */
 import { api } from '../../lib/api.ts';
-import { clearSession, session } from '../../lib/session.ts';
+import { askSignIn } from '../../lib/reauth.ts';
+import { session } from '../../lib/session.ts';
 import { t } from '../../lib/i18n.ts';
-import { navigate } from '../../lib/navigation.ts';
-import { toast } from '../../lib/toasts.ts';
 import { notSameAs, password, reservedUsername, sameAs, usernamePattern } from '../../lib/validators.ts';
 import { has } from '../../lib/broker.ts';
 import { arrayList, type FieldDecl, type ResourceDecl } from '../../ui/resource.ts';
@@ -71,13 +70,8 @@ export const users: ResourceDecl<User> = {
           { name: 'confirm', label: 'users.confirmPassword', kind: 'password', required: true, rules: [sameAs('new_pwd')] },
         ],
         submit: ({ old_pwd, new_pwd }, u) => api.post(`${at(u!)}/change_pwd`, { old_pwd, new_pwd }),
-        // The server revokes every token of that user, ours included when it is us.
-        after: (_, u) => {
-          if (u?.username !== session.username) return;
-          clearSession();
-          toast(t('users.reloginAfterChange'), 'info');
-          void navigate('/login?to=/users', { force: true });
-        },
+        // The server revokes every token of that user: when it is us, sign in again over the screen, as from the user menu.
+        after: (_, u) => void (u?.username === session.username && askSignIn('passwordChanged')),
       },
     },
     {

@@ -3,13 +3,14 @@
  * /authentication` (appended to the end of the chain, api part2 §2.1). EMQX 5.5 has no dry-run
  * endpoint for authenticators, so the wizard offers no connection test.
  */
-import { useState } from 'react';
 import { api } from '../../../lib/api.ts';
+import { useDraftState } from '../../../lib/drafts.ts';
 import { t } from '../../../lib/i18n.ts';
 import { navigate } from '../../../lib/navigation.ts';
 import { touch, useRemote } from '../../../lib/resources.ts';
 import { toast } from '../../../lib/toasts.ts';
 import { ConfigForm } from '../ConfigForm.tsx';
+import { confirmEnabling } from './refusals.ts';
 import { ChoiceCards, StepButtons, Steps } from '../Wizard.tsx';
 import { AUTHN_KINDS, BACKENDS, authnId } from './kinds.ts';
 import './messages.ts';
@@ -17,11 +18,11 @@ import './messages.ts';
 const MECHANISMS = Object.keys(BACKENDS);
 
 export default function AuthnCreatePage() {
-  const existing = useRemote('authentication', (signal) => api.get<{ id: string }[]>('/authentication', { signal }));
+  const existing = useRemote('authentication', (signal) => api.get<{ id: string; enable?: boolean }[]>('/authentication', { signal }));
   const taken = (id: string) => Boolean(existing.data?.some((a) => a.id === id));
-  const [step, setStep] = useState(0);
-  const [mechanism, setMechanism] = useState('password_based');
-  const [backend, setBackend] = useState('built_in_database');
+  const [step, setStep] = useDraftState('authn-step', 0);
+  const [mechanism, setMechanism] = useDraftState('authn-mechanism', 'password_based');
+  const [backend, setBackend] = useDraftState('authn-backend', 'built_in_database');
   const backends = BACKENDS[mechanism];
   const id = authnId(mechanism, backends.length ? backend : undefined);
   const steps = ['authn.stepMechanism', 'authn.stepBackend', 'authn.stepConfig'];
@@ -31,6 +32,8 @@ export default function AuthnCreatePage() {
     setBackend(BACKENDS[value].find((b) => !taken(authnId(value, b))) ?? BACKENDS[value][0] ?? '');
   };
   const create = async (body: Record<string, unknown>) => {
+    // A new built-in database has no users yet.
+    if (!(await confirmEnabling(!existing.data?.some((a) => a.enable !== false), backend === 'built_in_database' && backends.length > 0))) return;
     await api.post('/authentication', { mechanism, ...(backends.length ? { backend } : {}), ...body, enable: true });
     toast(t('authn.created'));
     touch('authentication');
@@ -58,7 +61,7 @@ export default function AuthnCreatePage() {
       {step === 2 && (
         <article class="config-form">
           <h3 class="section-title">{t(`authn.mech.${mechanism}`)}{backends.length ? ` · ${t(`access.kind.${backend}`)}` : ''}</h3>
-          <ConfigForm key={id} kind={AUTHN_KINDS[id]} config={AUTHN_KINDS[id].defaults} submitText={t('common.create')} test="authn-config-form"
+          <ConfigForm key={id} kind={AUTHN_KINDS[id]} config={AUTHN_KINDS[id].defaults} submitText={t('common.create')} test="authn-config-form" draft={`authn-${id}`}
             onSubmit={create} onCancel={() => setStep(backends.length ? 1 : 0)} />
         </article>
       )}

@@ -3,6 +3,7 @@ import { api } from '../../../lib/api.ts';
 import { t } from '../../../lib/i18n.ts';
 import type { ResourceDecl } from '../../../ui/resource.ts';
 import { declareChain, type ChainRow } from '../chain.tsx';
+import { confirmEnabling, hasNoUsers } from './refusals.ts';
 import './messages.ts';
 
 const enc = encodeURIComponent;
@@ -24,6 +25,8 @@ export const authentication: ResourceDecl<ChainRow> = {
       empty: 'authn.empty', confirmDelete: 'authn.confirmDelete', confirmDisable: 'authn.confirmDisable',
       deleted: 'authn.deleted', enabled: 'authn.enabled', disabled: 'authn.disabled',
     },
+    beforeEnable: async (row, others) => confirmEnabling(!others.some((r) => r.enable !== false),
+      row.backend === 'built_in_database' && await hasNoUsers(String(row.id)).catch(() => false)),
   }),
   tools: [{ key: 'create', label: 'common.create', href: '/authentication/create', run: async () => undefined }],
 };

@@ -18,6 +18,12 @@ export const messages = defineMessages({
   'authn.confirmDelete': { zh: '确定删除认证器 {{key}}？', en: 'Delete the authenticator {{key}}?' },
   'authn.confirmDisable': { zh: '确定禁用认证器 {{key}}？', en: 'Disable the authenticator {{key}}?' },
   'authn.deleted': { zh: '认证器已删除', en: 'Authenticator deleted' },
+  'authn.refusesAnonymous': {
+    zh: '当前有 {{count}} 个已连接的客户端没有用户名：启用后，Broker 会在它们重新连接时拒绝它们。',
+    en: '{{count}} connected clients have no username: once this is enabled, the broker refuses them when they connect again.',
+  },
+  'authn.refusesEveryone': { zh: '该认证器还没有用户，将拒绝所有客户端。', en: 'It has no users yet, so it refuses every client.' },
+  'authn.enableAnyway': { zh: '仍然启用', en: 'Enable anyway' },
   'authn.enabled': { zh: '认证器已启用', en: 'Authenticator enabled' },
   'authn.disabled': { zh: '认证器已禁用', en: 'Authenticator disabled' },
   'authn.created': { zh: '认证器已创建', en: 'Authenticator created' },

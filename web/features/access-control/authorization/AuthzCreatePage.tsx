@@ -2,8 +2,8 @@
  * Create an authorization source: type → the type's configuration form → `POST
  * /authorization/sources` (204; the new source goes to the front of the chain, api part2 §3.1).
  */
-import { useState } from 'react';
 import { api } from '../../../lib/api.ts';
+import { useDraftState } from '../../../lib/drafts.ts';
 import { t } from '../../../lib/i18n.ts';
 import { navigate } from '../../../lib/navigation.ts';
 import { touch, useRemote } from '../../../lib/resources.ts';
@@ -16,8 +16,8 @@ import './messages.ts';
 export default function AuthzCreatePage() {
   const existing = useRemote('authorization', (signal) => api.get<{ sources: { type: string }[] }>('/authorization/sources', { signal }));
   const taken = (type: string) => Boolean(existing.data?.sources.some((s) => s.type === type));
-  const [step, setStep] = useState(0);
-  const [type, setType] = useState('');
+  const [step, setStep] = useDraftState('authz-step', 0);
+  const [type, setType] = useDraftState('authz-type', '');
   const chosen = type || AUTHZ_TYPES.find((x) => !taken(x)) || '';
 
   const create = async (body: Record<string, unknown>) => {
@@ -41,7 +41,7 @@ export default function AuthzCreatePage() {
       {step === 1 && (
         <article class="config-form">
           <h3 class="section-title">{t(`access.kind.${chosen}`)}</h3>
-          <ConfigForm key={chosen} kind={AUTHZ_KINDS[chosen]} config={AUTHZ_KINDS[chosen].defaults} submitText={t('common.create')} test="authz-config-form"
+          <ConfigForm key={chosen} kind={AUTHZ_KINDS[chosen]} config={AUTHZ_KINDS[chosen].defaults} submitText={t('common.create')} test="authz-config-form" draft={`authz-${chosen}`}
             onSubmit={create} onCancel={() => setStep(0)} />
         </article>
       )}

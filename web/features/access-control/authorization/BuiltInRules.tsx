@@ -11,7 +11,7 @@ import { toast } from '../../../lib/toasts.ts';
 import { pageList, type ResourceDecl } from '../../../ui/resource.ts';
 import { ResourcePage } from '../../../ui/ResourcePage.tsx';
 import { Failed, Loading } from '../../../ui/States.tsx';
-import { RulesEditor, newRule, ruleProblem, type AclRule } from './RulesEditor.tsx';
+import { RulesEditor, newRule, type AclRule } from './RulesEditor.tsx';
 import './messages.ts';
 
 const BASE = '/authorization/sources/built_in_database/rules';
@@ -34,16 +34,18 @@ function declareSubjects(who: 'clients' | 'users'): ResourceDecl<Subject> {
       { key: 'rules', title: 'authz.rules', text: (row) => row.rules.map((r) => `${t(`authz.perm.${r.permission}`)} ${t(`authz.act.${r.action}`)} ${r.topic}`).join('; ') },
     ],
     createLabel: 'authz.addRule',
-    create: {
-      title: 'authz.addRule', success: 'authz.rulesSaved',
-      fields: [
-        { name: key, label: `authz.${key}`, required: true },
-        { name: 'permission', label: 'authz.permission', kind: 'select', options: ['allow', 'deny'].map((v) => ({ value: v, label: `authz.perm.${v}` })) },
-        { name: 'action', label: 'authz.action', kind: 'select', options: ['publish', 'subscribe', 'all'].map((v) => ({ value: v, label: `authz.act.${v}` })) },
-        { name: 'topic', label: 'authz.topic', required: true, requiredMessage: 'validation.topicRequired', placeholder: 't/${clientid}/#', help: 'authz.topicHelp',
-          rules: [(value) => ruleProblem({ ...newRule(), topic: String(value ?? '') })] },
-      ],
-      submit: (v) => api.post(`${BASE}/${who}`, [{ [key]: v[key], rules: [{ ...newRule(), permission: v.permission, action: v.action, topic: v.topic }] }]),
+    // Several rules of a new client or user at once, as rows (EMQX's dialog takes several too).
+    createView: {
+      title: 'authz.addRule',
+      render: (close) => (
+        <RulesEditor rules={[newRule()]} subject={`authz.${key}`} test={`${name}-new-rules`}
+          onSave={async (rules, subject) => {
+            await api.post(`${BASE}/${who}`, [{ [key]: subject, rules }]);
+            toast(t('authz.rulesSaved'));
+            touch(name);
+            close();
+          }} />
+      ),
     },
     actions: [
       { key: 'rules', label: 'common.edit', view: { title: 'authz.editRules', render: (row) => <RulesEditor rules={row.rules} onSave={(rules) => save(String(row[key]), rules)} /> } },

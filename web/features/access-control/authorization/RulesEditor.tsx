@@ -1,13 +1,14 @@
 /**
  * Edits the rule list of one client, one user or of all clients (api part2 §3.3): permission,
  * action, topic (placeholders `${username}`/`${clientid}`, `eq ` prefix for a literal match), QoS
- * and retain, one row per rule. Saving sends the whole list, which replaces the stored one.
+ * and retain, one row per rule. Saving sends the whole list, which replaces the stored one. With
+ * `subject` it also asks whose rules they are, for adding a client or user with several rules at once.
  */
 import { useState } from 'react';
 import { handleError } from '../../../lib/errors.ts';
 import { t } from '../../../lib/i18n.ts';
 import { useUnsavedGuard } from '../../../lib/navigation.ts';
-import { topicFilter } from '../../../lib/validators.ts';
+import { requiredText, topicFilter } from '../../../lib/validators.ts';
 import './messages.ts';
 
 export interface AclRule {
@@ -32,9 +33,17 @@ const sel = (value: string, values: string[], prefix: string, onChange: (v: stri
   </select>
 );
 
-export function RulesEditor(props: { rules: AclRule[]; onSave: (rules: AclRule[]) => Promise<unknown>; test?: string }) {
+export function RulesEditor(props: {
+  rules: AclRule[];
+  onSave: (rules: AclRule[], subject: string) => Promise<unknown>;
+  test?: string;
+  /** i18n key of the label of a client ID or username asked above the rules. */
+  subject?: string;
+}) {
   const [rules, setRules] = useState<AclRule[]>(props.rules.map((r) => ({ ...newRule(), ...r })));
   const [problems, setProblems] = useState<(string | undefined)[]>([]);
+  const [subject, setSubject] = useState('');
+  const [subjectProblem, setSubjectProblem] = useState<string>();
   const [busy, setBusy] = useState(false);
   useUnsavedGuard(JSON.stringify(rules) !== JSON.stringify(props.rules.map((r) => ({ ...newRule(), ...r }))) && !busy);
   const patch = (i: number, change: Partial<AclRule>) => setRules(rules.map((r, j) => (j === i ? { ...r, ...change } : r)));
@@ -49,11 +58,13 @@ export function RulesEditor(props: { rules: AclRule[]; onSave: (rules: AclRule[]
   };
   const save = async () => {
     const found = rules.map(ruleProblem);
+    const who = props.subject && !subject.trim() ? requiredText(props.subject) : undefined;
     setProblems(found);
-    if (found.some(Boolean)) return;
+    setSubjectProblem(who);
+    if (found.some(Boolean) || who) return;
     setBusy(true);
     try {
-      await props.onSave(rules);
+      await props.onSave(rules, subject.trim());
     } catch (error) {
       handleError(error);
     } finally {
@@ -63,6 +74,12 @@ export function RulesEditor(props: { rules: AclRule[]; onSave: (rules: AclRule[]
 
   return (
     <div class="rules-editor" data-test={props.test ?? 'rules-editor'}>
+      {props.subject && (
+        <label>{t(props.subject)}<span class="required" aria-hidden="true"> *</span>
+          <input value={subject} aria-invalid={subjectProblem ? 'true' : undefined} data-test="rule-subject" onInput={(e) => setSubject((e.target as HTMLInputElement).value)} />
+          {subjectProblem && <small class="field-error" data-test="rule-subject-error">{subjectProblem}</small>}
+        </label>
+      )}
       <ol class="rule-list">
         {rules.map((rule, i) => (
           <li key={i} class="rule-card" data-test="rule-row">

@@ -16,7 +16,7 @@ export const messages = defineMessages({
   'banned.never': { zh: '永不过期', en: 'Never' },
   'banned.untilPast': { zh: '封禁结束时间不能早于当前时间', en: 'Ban end time cannot be earlier than now' },
   'banned.create': { zh: '添加', en: 'Add' },
-  'banned.createTitle': { zh: '添加黑名单', en: 'Add to Blacklist' },
+  'banned.createTitle': { zh: '添加到黑名单', en: 'Add a Banned Client' },
   'banned.created': { zh: '客户端已封禁', en: 'Client banned' },
   'banned.deleted': { zh: '已解除封禁', en: 'Ban removed' },
   'banned.confirmDelete': { zh: '确定解除对 {{key}} 的封禁？', en: 'Remove the ban on {{key}}?' },

@@ -13,7 +13,7 @@ import { toast } from '../../../lib/toasts.ts';
 import { topicFilter } from '../../../lib/validators.ts';
 import { reasonText, refusalLabel } from '../websocket/lifecycle.ts';
 import { propertyPairs, type MessageProperties } from '../websocket/properties.ts';
-import { brokerUrl, clientOptions, defaultSettings, randomClientId, validateSettings, type QoS } from '../websocket/settings.ts';
+import { brokerUrl, clientOptions, defaultSettings, listenerAddress, randomClientId, validateSettings, type Listener, type QoS } from '../websocket/settings.ts';
 import { makeClient, type MqttLike, type Status } from '../websocket/store.ts';
 import { TopicTree, type Sort, type TreeStats } from './tree.ts';
 
@@ -25,14 +25,6 @@ export const SAMPLE_MS = 1000;
 export const BACKOFF_MS = [1000, 30_000] as const;
 /** CONNACK codes that mean 'who are you': MQTT 3 4 and 5, MQTT 5 0x86 and 0x87. */
 const AUTH_CODES = [4, 5, 0x86, 0x87];
-
-export interface Listener {
-  type: string;
-  enable?: boolean;
-  bind: string | number;
-  running?: boolean;
-  status?: { running?: boolean };
-}
 
 const settings = () => ({ ...defaultSettings(), clientId: randomClientId().replace('emqx_', 'explorer_') });
 
@@ -79,13 +71,11 @@ export const model = () => rt;
 
 watch(session, () => !session.token && resetExplorer());
 
-/** Takes ws/wss, host and port from the first enabled WebSocket listener, keeping the page's host. */
+/** Takes ws/wss, host, port and path from the first enabled WebSocket listener, keeping the page's host. */
 export function addressFromListeners(listeners: Listener[], page: { hostname: string } = location) {
-  const ws = listeners.find((l) => (l.type === 'ws' || l.type === 'wss') && l.enable !== false);
-  if (!ws) return false;
-  const port = Number(String(ws.bind).split(':').pop());
-  if (!port) return false;
-  Object.assign(explorer.settings, { protocol: ws.type, host: page.hostname || '127.0.0.1', port, path: '/mqtt' });
+  const address = listenerAddress(listeners, page);
+  if (!address) return false;
+  Object.assign(explorer.settings, address);
   explorer.addressFrom = 'listeners';
   return true;
 }

@@ -44,6 +44,8 @@ const CSS = `
 [data-theme=dark] .tx-diff .tx-add{color:#4cc38a}
 .tx-values{font-family:var(--pico-font-family-monospace);font-size:.8rem;margin:.3rem 0}
 .tx-table{font-size:.85rem}
+.tx-part{margin-bottom:.5rem}
+.tx-part>summary h4{display:inline;margin:0}
 .tx-table td,.tx-table th{padding:.25rem .5rem}
 .tx-publish{margin-bottom:.75rem}
 .tx-publish textarea{font-family:var(--pico-font-family-monospace);font-size:.85rem}

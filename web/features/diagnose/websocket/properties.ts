@@ -4,7 +4,7 @@
  * text pairs for the message lists. Values only ever become text, never markup.
  */
 import { t } from '../../../lib/i18n.ts';
-import { isEmpty, numberRange, type Rule } from '../../../lib/validators.ts';
+import { isEmpty, numberRange, requiredText, type Rule } from '../../../lib/validators.ts';
 import { defined, NEVER_EXPIRE, optionalTopic } from './settings.ts';
 
 export interface UserProperty {
@@ -43,7 +43,7 @@ export function publishRules(aliasMax: number): Record<string, Rule[]> {
     // The Response Topic is a topic name: no wildcards [MQTT-3.3.2-14].
     responseTopic: [optionalTopic],
     // A value without a key (the row's key field is marked).
-    userProperties: [(rows) => ((rows as UserProperty[]).some(keyMissing) ? t('validation.required') : undefined)],
+    userProperties: [(rows) => ((rows as UserProperty[]).some(keyMissing) ? requiredText('websocket.key') : undefined)],
   };
 }
 

@@ -1,10 +1,13 @@
 /**
- * Connection settings of the test client: defaults taken from the page (EMQX and the simulator
- * serve MQTT over WebSocket at /mqtt on the dashboard port too), the checks run before
- * connecting, and the mqtt.js options they become. It does not connect.
+ * Connection settings of the test client: the address of the broker's first enabled WebSocket
+ * listener (`GET /listeners`), on the page's host; the checks run before connecting, and the
+ * mqtt.js options they become. The dashboard port itself serves no MQTT: EMQX's dashboard listener
+ * dispatches only `/`, `/static/…` and `/api/v5` (emqx_dashboard.erl, dispatch/0, at v5.5.1), so
+ * the page's own host and port are only what is shown before the listeners are known. It does not
+ * connect.
  */
 import { t } from '../../../lib/i18n.ts';
-import { isEmpty, numberRange, topicName, validate, type Rule } from '../../../lib/validators.ts';
+import { isEmpty, numberRange, requiredText, topicName, validate, type Rule } from '../../../lib/validators.ts';
 
 export type ProtocolVersion = 3 | 4 | 5;
 export type QoS = 0 | 1 | 2;
@@ -46,7 +49,28 @@ export function randomClientId(): string {
   return `emqx_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** Settings for a new connection, pointing at the host and port the console was loaded from. */
+/** A listener as `GET /listeners` lists it: the fields the address is read from. */
+export interface Listener {
+  type: string;
+  enable?: boolean;
+  bind: string | number;
+  running?: boolean;
+  status?: { running?: boolean };
+  websocket?: { mqtt_path?: string };
+}
+
+/**
+ * The address of the first enabled `ws`/`wss` listener on the page's host (its bind address is
+ * often 0.0.0.0, which a browser cannot reach), or undefined when there is none.
+ */
+export function listenerAddress(listeners: readonly Listener[], page: { hostname: string } = location): Pick<Settings, 'protocol' | 'host' | 'port' | 'path'> | undefined {
+  const ws = listeners.find((l) => (l.type === 'ws' || l.type === 'wss') && l.enable !== false);
+  const port = ws && Number(String(ws.bind).split(':').pop());
+  if (!ws || !port) return undefined;
+  return { protocol: ws.type as 'ws' | 'wss', host: page.hostname || '127.0.0.1', port, path: ws.websocket?.mqtt_path || '/mqtt' };
+}
+
+/** Settings for a new connection, at the host and port the console was loaded from until the listeners are known. */
 export function defaultSettings(page: { protocol: string; hostname: string; port: string } = location): Settings {
   const secure = page.protocol === 'https:';
   return {
@@ -75,7 +99,7 @@ export function defaultSettings(page: { protocol: string; hostname: string; port
 /** A topic name that may be left empty. */
 export const optionalTopic: Rule = (value) => (isEmpty(value) ? undefined : topicName(value, {}));
 const pathRule: Rule = (value) => (String(value ?? '').startsWith('/') ? undefined : t('websocket.pathInvalid'));
-const requiredRule: Rule = (value) => (isEmpty(value) || String(value).trim() === '' ? t('validation.required') : undefined);
+const requiredRule: Rule = (value, _values, label) => (isEmpty(value) || String(value).trim() === '' ? requiredText(label) : undefined);
 
 /** Each setting's checks. */
 const RULES: Partial<Record<keyof Settings, Rule[]>> = {
@@ -92,11 +116,11 @@ const V5_RULES: Partial<Record<keyof Settings, Rule[]>> = {
   topicAliasMaximum: [numberRange(0, 65535)],
 };
 
-/** The first problem of each field that has rules, by field name (empty when all are fine). */
+/** The first problem of each field that has rules, by field name (empty when all are fine); a field's label is `websocket.<name>`. */
 export function check(rules: Record<string, Rule[] | undefined>, values: object): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const [field, list] of Object.entries(rules)) {
-    const message = validate(list!, (values as Record<string, unknown>)[field], values as Record<string, unknown>);
+    const message = validate(list!, (values as Record<string, unknown>)[field], values as Record<string, unknown>, `websocket.${field}`);
     if (message) errors[field] = message;
   }
   return errors;

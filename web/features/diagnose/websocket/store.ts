@@ -6,6 +6,8 @@
  * Connecting is in lifecycle.ts, subscribing and publishing in messaging.ts.
  */
 import { proxy, subscribe as watch } from 'valtio';
+import { api } from '../../../lib/api.ts';
+import { handleError } from '../../../lib/errors.ts';
 import { t } from '../../../lib/i18n.ts';
 import { session } from '../../../lib/session.ts';
 import { toast } from '../../../lib/toasts.ts';
@@ -14,7 +16,7 @@ import { MessageLog } from './messageLog.ts';
 import { TopicCounter, type Counts, type Direction, type Rates } from './monitors.ts';
 import type { Encoding } from './payload.ts';
 import { emptyPublishProps, type PublishProps } from './properties.ts';
-import { defaultSettings, type clientOptions, type QoS, type Settings } from './settings.ts';
+import { defaultSettings, listenerAddress, type clientOptions, type Listener, type QoS, type Settings } from './settings.ts';
 
 export type Status = 'connecting' | 'connected' | 'disconnecting' | 'disconnected' | 'reconnecting';
 
@@ -94,9 +96,13 @@ export function setClientFactory(next: ClientFactory | null) {
   factory = next ?? loadMqtt;
 }
 
+/** The first WebSocket listener's address once `/listeners` has answered (loadListenerAddress). */
+let fromListener: Partial<Settings> | undefined;
+let addressAsked = false;
+
 function newConnection(n: number): Connection {
   return {
-    id: `c${n}`, n, settings: defaultSettings(), status: 'disconnected', error: '', errors: {}, subscriptions: [],
+    id: `c${n}`, n, settings: { ...defaultSettings(), ...fromListener }, status: 'disconnected', error: '', errors: {}, subscriptions: [],
     subscribeForm: { topic: 'testtopic/#', qos: 0, subscriptionId: '', errors: {} },
     publishForm: { topic: 'testtopic/1', qos: 0, retain: false, payload: '{ "msg": "hello" }', encoding: 'json', errors: {}, ...emptyPublishProps() },
     received: { total: 0, kept: 0, encoding: 'plaintext' }, published: { total: 0, kept: 0, encoding: 'plaintext' },
@@ -228,6 +234,28 @@ export function sampleMonitors(now = Date.now()) {
   }
 }
 
+/**
+ * Reads the broker's WebSocket listener address once per session: new connections take it, and
+ * so do the ones not connected whose address is still the page's own.
+ */
+export async function loadListenerAddress() {
+  if (addressAsked) return;
+  addressAsked = true;
+  let listeners: Listener[] = [];
+  try {
+    listeners = await api.get<Listener[]>('/listeners');
+  } catch (error) {
+    addressAsked = false;
+    return handleError(error);
+  }
+  fromListener = listenerAddress(Array.isArray(listeners) ? listeners : []);
+  if (!fromListener) return;
+  const page = defaultSettings();
+  for (const { status, settings } of wsClient.connections) {
+    if (status === 'disconnected' && (['protocol', 'host', 'port', 'path'] as const).every((key) => settings[key] === page[key])) Object.assign(settings, fromListener);
+  }
+}
+
 /** Ends every client and starts over with one default connection (at logout, and for tests). */
 export function resetWebSocketClient() {
   for (const conn of wsClient.connections) {
@@ -236,6 +264,8 @@ export function resetWebSocketClient() {
   }
   runtimes.clear();
   sampler = void clearInterval(sampler);
+  fromListener = undefined;
+  addressAsked = false;
   wsClient.connections = [newConnection(1)];
   wsClient.active = 'c1';
   wsClient.nextNumber = 2;

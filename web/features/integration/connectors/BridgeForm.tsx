@@ -6,6 +6,7 @@
 import { useRef } from 'react';
 import { api, ApiError } from '../../../lib/api.ts';
 import { confirm } from '../../../lib/confirm.ts';
+import { errorText } from '../../../lib/errors.ts';
 import { t } from '../../../lib/i18n.ts';
 import { useRemote } from '../../../lib/resources.ts';
 import { loadSchema, resolveRef } from '../../../lib/schemas.ts';
@@ -20,6 +21,8 @@ import { apiPath, bridgeId, defaultsOf, hiddenFields, postComponent, writeBody, 
 import './messages.ts';
 
 const SECTIONS: Record<string, string> = { parameters: 'connectors.parameters', resource_opts: 'connectors.resourceOpts' };
+/** The fields a connector's address lives in, where a failed connection Test is said. */
+const ADDRESS = /(^|\.)(url|server|servers|bootstrap_hosts|endpoint|host|hosts|address)$/;
 const NAME = { required: true, requiredMessage: 'validation.nameRequired', rules: [namePattern] };
 
 export function BridgeForm(props: {
@@ -45,14 +48,15 @@ export function BridgeForm(props: {
   if (!component) return <Empty text={t('connectors.noSchema')} />;
   const value = create ? { ...defaultsOf(doc, { $ref: `#/components/schemas/${component}` }), ...props.value, type } : props.value;
   const probe = async (body: Record<string, unknown>) => {
-    try {
-      await api.post(`/${kind}_probe`, writeBody({ ...body, type, name: body.name || value?.name || 'probe' }, true));
-      toast(t('connectors.testOk'));
-    } catch (error) {
-      // A validation 400 goes to its field (the form's error path); only TEST_FAILED is 'Test failed'.
-      if (!(error instanceof ApiError) || error.code !== 'TEST_FAILED') throw error;
-      toast(`${t('connectors.testFailed')}: ${error.message}`, 'error');
-    }
+    await api.post(`/${kind}_probe`, writeBody({ ...body, type, name: body.name || value?.name || 'probe' }, true));
+    toast(t('connectors.testOk'));
+  };
+  // A validation 400 goes to its field as any save's; a failed connection (TEST_FAILED) is said at
+  // the address field, in the catalogue's words ('Test failed: The connection was refused: …').
+  const testFailure = (error: unknown, names: string[]) => {
+    if (!(error instanceof ApiError) || error.code !== 'TEST_FAILED') return undefined;
+    const field = names.find((n) => ADDRESS.test(n)) ?? names[0];
+    return { field, message: `${t('connectors.testFailed')}: ${errorText(error)}` };
   };
   const submit = async (body: Record<string, unknown>) => {
     if (testing.current) return probe(body);
@@ -72,7 +76,7 @@ export function BridgeForm(props: {
     <SchemaForm doc={doc} component={component} value={value} test={`${kind}-form`}
       overrides={{ hidden: [...hiddenFields(create), 'ssl'], order: ['name', 'connector', 'enable', 'description'], labelPrefix: 'connectors',
         fields: { ...sections, name: NAME, ...props.overrides } }}
-      extraFields={[...(props.fields ?? []), ...(tls ? tlsFields('ssl') : [])]} submitText={t(create ? 'common.create' : 'common.save')} onSubmit={submit}
+      extraFields={[...(props.fields ?? []), ...(tls ? tlsFields('ssl') : [])]} submitText={t(create ? 'common.create' : 'common.save')} onSubmit={submit} mapError={testFailure}
       actions={<button type="submit" class="secondary outline" data-test={`${kind}-test`} onClick={() => ((testing.current = true), setTimeout(() => (testing.current = false)))}>{t('connectors.test')}</button>} />
   );
 }

@@ -127,7 +127,7 @@ function Designer({ rule, events, known, creating }: { rule?: Rule; events: Rule
   const save = async (event: Event) => {
     event.preventDefault();
     const id = meta.id.trim();
-    const badName = id ? namePattern(id, {}) : t('flows.nameRequired');
+    const badName = id ? namePattern(id, {}) : t('validation.nameRequired');
     setNameError(badName ?? '');
     const found = validateGraph(graph, known);
     setProblems(found);

@@ -7,7 +7,7 @@
  */
 import { useState } from 'react';
 import { t } from '../../../lib/i18n.ts';
-import { publishTopic, topicProblem } from '../../../lib/validators.ts';
+import { publishTopic, requiredText, topicProblem } from '../../../lib/validators.ts';
 import { Drawer } from '../../../ui/Drawer.tsx';
 import { Writable } from '../../../ui/Writable.tsx';
 import { Republish } from '../rules/OutputsEditor.tsx';
@@ -37,13 +37,14 @@ function check(node: FlowNode, graph: Graph): Errors {
     fields.forEach((f, i) => {
       if (callsFunction(f.expr) && !f.alias.trim()) errors[`alias-${i}`] = t('flows.aliasRequired');
     });
-    if (!fields.some((f) => f.expr.trim())) errors['expr-0'] = t('flows.required');
+    if (!fields.some((f) => f.expr.trim())) errors['expr-0'] = requiredText('flows.expression');
   } else if (node.kind === 'republish') {
     const topic = String(node.args?.topic ?? '');
-    const problem = topic.trim() ? publishTopic(topic, {}) : t('rules.topicRequired');
+    const problem = topic.trim() ? publishTopic(topic, {}) : t('validation.topicRequired');
     if (problem) errors.topic = problem;
   } else if (node.kind !== 'console' && !value) {
-    errors.value = t('flows.required');
+    // Named as the node's one field is labelled.
+    errors.value = requiredText(({ event: 'flows.event', bridge: 'flows.source', action: 'flows.action', filter: 'flows.where' } as Record<string, string>)[node.kind] ?? 'flows.where');
   }
   return errors;
 }

@@ -56,7 +56,9 @@ export const isSink = (k: Kind) => SINK_KINDS.includes(k);
 export const NODE_WIDTH = 200;
 export const NODE_HEIGHT = 60;
 export const MARGIN = 20;
-const COLUMN_STEP = NODE_WIDTH + 100;
+// 60 px between columns, not the broker's dashboard's 100 (emqx-api-part2.md on the flow layout):
+// four columns then open at about 85 % in a 1280 px wide window, not 73 %.
+const COLUMN_STEP = NODE_WIDTH + 60;
 const ROW_STEP = NODE_HEIGHT + 30;
 
 export const columnOf = (k: Kind) => (isSource(k) ? 0 : k === 'function' ? 1 : k === 'filter' ? 2 : 3);
@@ -196,6 +198,9 @@ export function ruleToGraph(rule: { id: string; sql: string; actions?: RuleActio
     }
     return add({ id: nodeId('console', taken), kind: 'console' }, row);
   });
+  // A column nothing stands in takes no room: a flow without a function or a filter opens larger.
+  const used = [...new Set(nodes.map((n) => columnOf(n.kind)))].sort();
+  for (const n of nodes) n.x = position(used.indexOf(columnOf(n.kind)), 0).x;
   const edges: Edge[] = [];
   const link = (from: FlowNode[], to: FlowNode[]) => from.forEach((a) => to.forEach((b) => edges.push({ from: a.id, to: b.id })));
   let last = sources;

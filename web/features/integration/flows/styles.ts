@@ -7,7 +7,7 @@ import { addStyleSheet } from '../../../lib/styles.ts';
 const CSS = `
 .flow-head{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,2fr) auto;gap:0 1rem;align-items:end}
 .flow-head label{margin-bottom:0}
-.flow-designer{display:grid;grid-template-columns:11rem minmax(0,1fr);gap:1rem;align-items:start;margin-top:1rem}
+.flow-designer{display:grid;grid-template-columns:9.5rem minmax(0,1fr);gap:1rem;align-items:start;margin-top:1rem}
 .flow-palette h4{font-size:.8rem;margin:.75rem 0 .3rem;color:var(--pico-muted-color);text-transform:uppercase;letter-spacing:.04em}
 .flow-palette h4:first-of-type{margin-top:0}
 .flow-palette button{display:block;width:100%;margin:0 0 .35rem;padding:.3rem .6rem;font-size:.875rem;text-align:left;border-left-width:4px}
@@ -20,7 +20,7 @@ const CSS = `
 .flow-stage .flow-view>button{flex:none;padding:.2rem .7rem;min-width:2.6rem;font-size:.85rem;line-height:1.4}
 .flow-stage .flow-view>button:focus-visible{outline:2px solid var(--pico-primary);outline-offset:1px}
 .flow-palette button[draggable=true]:not(:disabled){cursor:grab}
-.flow-canvas{position:relative;height:540px;display:flex;overflow:hidden;touch-action:none;outline:0;border:1px solid var(--pico-muted-border-color);border-radius:var(--pico-border-radius);background-color:var(--pico-card-background-color);background-image:radial-gradient(var(--pico-muted-border-color) 1px,transparent 1px);background-size:20px 20px}
+.flow-canvas{position:relative;height:clamp(300px,calc(100vh - 22rem),540px);display:flex;overflow:hidden;touch-action:none;outline:0;border:1px solid var(--pico-muted-border-color);border-radius:var(--pico-border-radius);background-color:var(--pico-card-background-color);background-image:radial-gradient(var(--pico-muted-border-color) 1px,transparent 1px);background-size:20px 20px}
 [data-theme=dark] .flow-designer{--flow-sink:#4cc38a}
 .flow-canvas .drawflow{position:relative;width:100%;height:100%;user-select:none;transform-origin:0 0}
 .flow-canvas .parent-node{position:relative}

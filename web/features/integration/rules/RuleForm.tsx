@@ -11,7 +11,7 @@ import { t } from '../../../lib/i18n.ts';
 import { navigate, useUnsavedGuard } from '../../../lib/navigation.ts';
 import { touch, type Remote } from '../../../lib/resources.ts';
 import { toast } from '../../../lib/toasts.ts';
-import { publishTopic } from '../../../lib/validators.ts';
+import { publishTopic, requiredText } from '../../../lib/validators.ts';
 import { CodeEditor } from '../../../ui/CodeEditor.tsx';
 import { Writable } from '../../../ui/Writable.tsx';
 import { InputsHelper } from './InputsHelper.tsx';
@@ -38,12 +38,12 @@ type Errors = { id?: string; sql?: string; topics?: Record<number, string> };
 function check(d: Draft): Errors {
   const errors: Errors = {};
   if (!d.id.trim()) errors.id = t('rules.idRequired');
-  if (!d.sql.trim()) errors.sql = t('rules.sqlRequired');
+  if (!d.sql.trim()) errors.sql = requiredText('rules.sql');
   const topics: Record<number, string> = {};
   d.actions.forEach((a, i) => {
     if (typeof a !== 'string' && a.function === 'republish') {
       const topic = String(a.args?.topic ?? '');
-      const problem = topic.trim() ? publishTopic(topic, {}) : t('rules.topicRequired');
+      const problem = topic.trim() ? publishTopic(topic, {}) : t('validation.topicRequired');
       if (problem) topics[i] = problem;
     }
   });

@@ -31,8 +31,6 @@ export const messages = defineMessages({
   'rules.save': { zh: '保存', en: 'Save' },
   'rules.cancel': { zh: '取消', en: 'Cancel' },
   'rules.idRequired': { zh: '请输入规则 ID', en: 'Rule ID is required' },
-  'rules.sqlRequired': { zh: '请输入 SQL', en: 'SQL is required' },
-  'rules.topicRequired': { zh: '请输入主题', en: 'Topic is required' },
   'rules.sqlEditor': { zh: 'SQL 编辑器', en: 'SQL editor' },
   'rules.templates': { zh: 'SQL 示例', en: 'SQL examples' },
   'rules.useTemplate': { zh: '使用此 SQL', en: 'Use this SQL' },

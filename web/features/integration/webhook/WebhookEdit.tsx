@@ -59,7 +59,7 @@ export default function WebhookEdit({ name }: { name?: string }) {
       {remote.error && !remote.data ? <Failed error={remote.error} retry={remote.reload} />
         : remote.data === undefined ? <Loading />
           : !create && !remote.data ? <NotFound text={t('webhook.notFound', { name: current })} back="/webhook" backTitle="integration.webhook" />
-            : <Form key={current ?? 'new'} test="webhook-form" fields={fields(create)} initial={initial(remote.data ?? undefined)} onSubmit={save}
+            : <Form key={current ?? 'new'} test="webhook-form" draft="webhook" fields={fields(create)} initial={initial(remote.data ?? undefined)} onSubmit={save}
               submitText={t(create ? 'common.create' : 'common.save')} onCancel={() => void navigate('/webhook')} />}
       {remote.data && <WebhookMetrics action={remote.data.action} />}
     </section>

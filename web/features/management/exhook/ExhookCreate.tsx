@@ -19,7 +19,7 @@ export default function ExhookCreate() {
       <header class="page-head"><h2>{t('exhook.add')}</h2></header>
       <article class="settings-form">
         <Form fields={exhookFields(true)} initial={toValues(NEW_SERVER)} onSubmit={save} submitText={t('common.create')}
-          onCancel={() => void navigate('/exhook')} test="exhook-form" />
+          onCancel={() => void navigate('/exhook')} test="exhook-form" draft="exhook-create" />
       </article>
     </section>
   );

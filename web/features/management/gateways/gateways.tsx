@@ -62,4 +62,8 @@ export const gateways: ResourceDecl<Gateway> = {
     { key: 'listeners', title: 'gateway.listeners', text: (g) => (g.listeners ?? []).map((l) => `${l.type}:${l.name}`).join(', ') || '—', optional: true },
     { key: 'enable', title: 'gateway.enable', text: (g) => <GatewaySwitch gateway={g} /> },
   ],
+  actions: [
+    { key: 'setup', label: 'gateway.setup', when: (g) => !loaded(g), href: (g) => `/gateway/create/${g.name}` },
+    { key: 'settings', label: 'common.settings', when: loaded, anyRole: true, href: (g) => `/gateway/detail/${g.name}/settings` },
+  ],
 };

@@ -1,11 +1,12 @@
 /**
  * A plugin's detail (`GET /plugins/{name-vsn}`): what its release.json says, its run state per
- * node, its README as plain text, and its configuration form when the package has an Avro
+ * node, its README rendered (ui/Markdown.tsx, inert whatever it holds), and its configuration form when the package has an Avro
  * schema (`GET /plugins/{id}/schema`, `GET|PUT /plugins/{id}/config`): only asked of brokers that
  * have them (`pluginSchema`, 5.8); 5.5 answers 405 there.
  */
 import { api, ApiError, isNotFound } from '../../../lib/api.ts';
 import { has } from '../../../lib/broker.ts';
+import { Markdown } from '../../../ui/Markdown.tsx';
 import { t } from '../../../lib/i18n.ts';
 import { useRemote } from '../../../lib/resources.ts';
 import { toast } from '../../../lib/toasts.ts';
@@ -93,7 +94,7 @@ export default function PluginDetail({ nameVersion }: { nameVersion: string }) {
         ['plugins.description', p.description],
       ]} />
       <h3 class="section-title">{t('plugins.readme')}</h3>
-      {p.readme ? <pre class="readme" data-test="plugin-readme">{p.readme}</pre> : <p class="muted" data-test="plugin-readme">{t('plugins.noReadme')}</p>}
+      {p.readme ? <Markdown text={p.readme} test="plugin-readme" /> : <p class="muted" data-test="plugin-readme">{t('plugins.noReadme')}</p>}
       {has('pluginSchema') && <PluginConfig id={id} />}
     </section>
   );

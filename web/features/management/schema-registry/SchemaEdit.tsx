@@ -10,6 +10,7 @@ import { t } from '../../../lib/i18n.ts';
 import { navigate } from '../../../lib/navigation.ts';
 import { touch, useRemote } from '../../../lib/resources.ts';
 import { toast } from '../../../lib/toasts.ts';
+import { requiredText } from '../../../lib/rules.ts';
 import { CodeEditor } from '../../../ui/CodeEditor.tsx';
 import { Failed, Loading } from '../../../ui/States.tsx';
 import { schemaPath, TYPE_LABELS, type Schema } from './schemaRegistry.tsx';
@@ -36,7 +37,7 @@ function Editor({ schema }: { schema?: Schema }) {
     const found: Record<string, string> = {};
     if (!schema && !form.name) found.name = t('validation.nameRequired');
     else if (!schema && !NAME.test(form.name)) found.name = t('validation.strictNamePattern');
-    if (!form.source.trim()) found.source = t('schemaRegistry.sourceRequired');
+    if (!form.source.trim()) found.source = requiredText('schemaRegistry.source');
     setProblem(found);
     if (Object.keys(found).length > 0) return;
     setBusy(true);

@@ -18,7 +18,6 @@ defineMessages({
   'schemaRegistry.confirmDelete': { zh: '确定删除 Schema {{key}}？', en: 'Delete schema {{key}}?' },
   'schemaRegistry.compileError': { zh: 'Schema 编译失败', en: 'Schema compilation failed' },
   'schemaRegistry.atLine': { zh: '第 {{line}} 行', en: 'Line {{line}}' },
-  'schemaRegistry.sourceRequired': { zh: '请输入 Schema 内容', en: 'Enter the schema source' },
   'schemaRegistry.tryIt': { zh: '试用', en: 'Try it' },
   'schemaRegistry.tryItHint': { zh: '通过规则测试（POST /rule_test）执行 schema_decode / schema_encode', en: 'Runs schema_decode / schema_encode through the rule tester (POST /rule_test)' },
   'schemaRegistry.decode': { zh: '解码', en: 'Decode' },

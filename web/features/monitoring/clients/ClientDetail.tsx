@@ -1,6 +1,7 @@
 /**
  * A client's detail page: `GET /clients/{clientid}` (connection, session, counters, refreshed
- * while visible), its subscriptions, and kick out or clear session (`DELETE`, then back to the list).
+ * while visible), its queued and inflight messages where the broker lists them, its
+ * subscriptions, and kick out or clear session (`DELETE`, then back to the list).
  */
 import { api, ApiError } from '../../../lib/api.ts';
 import { errorText } from '../../../lib/errors.ts';
@@ -10,9 +11,11 @@ import { perform, useRemote } from '../../../lib/resources.ts';
 import { Icon } from '../../../ui/Icon.tsx';
 import { Loading, NotFound } from '../../../ui/States.tsx';
 import { StatusTag } from '../../../ui/StatusTag.tsx';
+import { has } from '../../../lib/broker.ts';
 import { ClientInfo } from './ClientInfo.tsx';
+import { ClientQueues } from './ClientQueues.tsx';
 import { ClientSubscriptions } from './ClientSubscriptions.tsx';
-import { clientPath, type Client } from './clients.ts';
+import { clientPath, listReturn, type Client } from './clients.ts';
 import './messages.ts';
 
 /**
@@ -55,6 +58,7 @@ function ClientPage({ id }: { id: string }) {
       {client ? <ClientHead id={id} client={client} reload={remote.reload} /> : error ? null : <Loading />}
       {error ? <LoadFailed error={error} retry={remote.reload} /> : null}
       {client ? <ClientInfo client={client} /> : null}
+      {client && has('clientQueues') ? <ClientQueues clientid={id} /> : null}
       <div hidden={!client}>
         <ClientSubscriptions clientid={id} />
       </div>
@@ -73,7 +77,8 @@ function ClientHead({ id, client, reload }: { id: string; client: Client; reload
       success: client.connected ? 'clients.kicked' : 'clients.sessionCleared',
       params: { key: id },
     });
-    if (done) await navigate('/clients');
+    // Back to the list as it was left, filters and all.
+    if (done) await navigate(listReturn.path);
   };
 
   return (

@@ -41,6 +41,9 @@ export const protocol = (c: Pick<Client, 'proto_name' | 'proto_ver'>) => `${c.pr
 
 const kick = (c: Client) => api.del(clientPath(c.clientid));
 
+/** The list as last shown, filters and page included: where the detail page goes back to. */
+export const listReturn = { path: '/clients' };
+
 export const clients: ResourceDecl<Client> = {
   name: 'clients',
   title: 'monitoring.clients',
@@ -66,17 +69,17 @@ export const clients: ResourceDecl<Client> = {
     { name: 'node', label: 'clients.node', kind: 'select', options: [{ value: '', label: 'clients.allNodes' }], loadOptions: nodeOptions },
     { name: 'like_clientid', label: 'clients.clientid' },
     { name: 'like_username', label: 'clients.username' },
-    { name: 'ip_address', label: 'clients.ipAddress' },
+    { name: 'ip_address', label: 'clients.ipAddress', more: true },
     {
-      name: 'conn_state', label: 'clients.status', kind: 'select',
+      name: 'conn_state', label: 'clients.status', kind: 'select', more: true,
       options: [{ value: '', label: 'clients.allStates' }, { value: 'connected', label: 'status.connected' }, { value: 'disconnected', label: 'status.disconnected' }],
     },
     {
-      name: 'proto_ver', label: 'clients.protoVer', kind: 'select',
+      name: 'proto_ver', label: 'clients.protoVer', kind: 'select', more: true,
       options: [{ value: '', label: 'clients.allVersions' }, ...[3, 4, 5].map((v) => ({ value: String(v), label: `MQTT ${VERSIONS[v]}` }))],
     },
-    { name: 'gte_connected_at', label: 'clients.connectedFrom', kind: 'datetime' },
-    { name: 'lte_connected_at', label: 'clients.connectedTo', kind: 'datetime' },
+    { name: 'gte_connected_at', label: 'clients.connectedFrom', kind: 'datetime', more: true },
+    { name: 'lte_connected_at', label: 'clients.connectedTo', kind: 'datetime', more: true },
   ],
   actions: [
     { key: 'kick', label: 'clients.kick', danger: true, when: (c) => c.connected, confirm: 'clients.confirmKick', success: 'clients.kicked', run: kick },

@@ -3,6 +3,15 @@ import { defineMessages } from '../../../lib/i18n.ts';
 
 export const messages = defineMessages({
   'clients.clientid': { zh: '客户端 ID', en: 'Client ID' },
+  'clients.mqueueList': { zh: '消息队列', en: 'Message queue' },
+  'clients.inflightList': { zh: '飞行窗口', en: 'Inflight window' },
+  'clients.mqueueEmpty': { zh: '队列中没有消息', en: 'No message is queued' },
+  'clients.inflightEmpty': { zh: '没有未确认的消息', en: 'No message awaits its acknowledgement' },
+  'clients.priority': { zh: '优先级', en: 'Priority' },
+  'clients.publishedAt': { zh: '发布时间', en: 'Published at' },
+  'clients.fromClient': { zh: '发布者', en: 'From client' },
+  'clients.payload': { zh: '消息内容', en: 'Payload' },
+  'clients.more': { zh: '加载更多', en: 'More' },
   'clients.username': { zh: '用户名', en: 'Username' },
   'clients.status': { zh: '状态', en: 'Status' },
   'clients.ipAddress': { zh: 'IP 地址', en: 'IP address' },

@@ -9,12 +9,16 @@ import { api } from '../../../lib/api.ts';
 import { t } from '../../../lib/i18n.ts';
 import { useQuery } from '../../../lib/query.ts';
 import { useRemote } from '../../../lib/resources.ts';
-import { Chart } from '../../../ui/Chart.tsx';
+import { Chart, loadLineChart } from '../../../ui/Chart.tsx';
+import { Freshness, useStale } from '../../../ui/Freshness.tsx';
 import { Empty, Failed, Loading } from '../../../ui/States.tsx';
 import { RANGES, rangeOf, toChartData, type Sample } from './monitor.ts';
 import './messages.ts';
 
 const REFRESH_MS = 10_000;
+
+// The chart library comes with this chunk, not after the first answer.
+void loadLineChart().catch(() => undefined);
 
 const CHARTS: { key: string; title: string; fields: [string, string][]; color: string[]; rate?: boolean }[] = [
   { key: 'connections', title: 'dashboard.connections', fields: [['connections', 'dashboard.connections'], ['live_connections', 'dashboard.live']], color: ['#6a5ae0', '#1fa971'] },
@@ -36,10 +40,12 @@ export function MonitorCharts({ path }: { path: string }) {
     const series = CHARTS.map((c) => c.fields.map(([field, name]) => ({ name: t(name), values: data.values[field] })));
     return { labels: data.labels, series };
   }, [monitor.data]);
+  const stale = useStale(monitor.updatedAt, REFRESH_MS);
   return (
     <section class="trends" data-test="monitor-charts">
       <header class="panel-head">
         <h3>{t('dashboard.trends')}</h3>
+        <Freshness at={monitor.updatedAt} every={REFRESH_MS} test="monitor-updated-at" />
         <div class="range-picker" role="group" aria-label={t('dashboard.range')}>
           {RANGES.map((r) => (
             <button type="button" key={r.key} class={r.key === range.key ? '' : 'secondary outline'} aria-pressed={r.key === range.key}
@@ -53,7 +59,8 @@ export function MonitorCharts({ path }: { path: string }) {
         : chart.labels.length === 0 ? <Empty text={t('dashboard.noSamples')} /> : (
           <>
             {monitor.error ? <Failed error={monitor.error} retry={monitor.reload} /> : null}
-            <div class="chart-grid">
+            {/* The charts grey out, not the range picker or a retry above them. */}
+            <div class={stale ? 'chart-grid stale' : 'chart-grid'}>
               {CHARTS.map((c, i) => (
                 <Chart key={c.key} test={`chart-${c.key}`} height={180} colors={c.color} labels={chart.labels}
                   title={c.rate ? `${t(c.title)} (${t('dashboard.perSecond')})` : t(c.title)}

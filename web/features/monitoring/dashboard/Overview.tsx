@@ -7,6 +7,7 @@ import { api } from '../../../lib/api.ts';
 import { has } from '../../../lib/broker.ts';
 import { t } from '../../../lib/i18n.ts';
 import { useRemote } from '../../../lib/resources.ts';
+import { Freshness, useStale } from '../../../ui/Freshness.tsx';
 import { Failed } from '../../../ui/States.tsx';
 import { DashboardTabs } from './DashboardTabs.tsx';
 import { LicenseCard, type License } from './LicenseCard.tsx';
@@ -24,14 +25,16 @@ export default function Overview() {
   const licensed = has('license');
   // Community has no license endpoint: nothing is asked, and the card is not rendered.
   const license = useRemote('license', (signal) => (licensed ? api.get<License>('/license', { signal }) : Promise.resolve(undefined as unknown as License)));
+  const staleCards = useStale(current.updatedAt, REFRESH_MS);
+  const staleNodes = useStale(nodes.updatedAt, REFRESH_MS);
   return (
     <section class="dashboard" data-test="overview-page">
-      <DashboardTabs />
+      <div class="page-head"><DashboardTabs /><Freshness at={current.updatedAt} every={REFRESH_MS} /></div>
       <h2 class="visually-hidden">{t('monitoring.overview')}</h2>
       {current.error ? <Failed error={current.error} retry={current.reload} /> : null}
-      <StatCards current={current.data ?? (current.error ? {} : undefined)} />
+      <StatCards current={current.data ?? (current.error ? {} : undefined)} stale={staleCards} />
       <div class="overview-row">
-        <NodeList nodes={nodes} />
+        <NodeList nodes={nodes} stale={staleNodes} />
         {licensed && <LicenseCard license={license} connections={current.data?.connections} />}
       </div>
       <MonitorCharts path="/monitor" />

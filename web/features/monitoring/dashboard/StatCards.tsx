@@ -19,9 +19,9 @@ const CARDS: [test: string, title: string, field: string, rate?: boolean][] = [
   ['dropped-rate', 'dashboard.droppedRate', 'dropped_msg_rate', true],
 ];
 
-export function StatCards({ current }: { current: Current | undefined }) {
+export function StatCards({ current, stale }: { current: Current | undefined; stale?: boolean }) {
   return (
-    <div class="cards">
+    <div class={stale ? 'cards stale' : 'cards'} data-test="overview-cards">
       {CARDS.map(([test, title, field, rate]) => (
         <article class="card" key={test} data-test={`overview-${test}`}>
           <small class="muted">{t(title)}{rate ? ` (${t('dashboard.perSecond')})` : ''}</small>

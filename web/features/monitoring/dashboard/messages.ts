@@ -71,6 +71,8 @@ export const messages = defineMessages({
   'dashboard.nodeNotFound': { zh: '节点 {{node}} 不存在', en: 'Node {{node}} not found' },
   'dashboard.backToNodes': { zh: '返回节点列表', en: 'Back to the nodes' },
   'dashboard.scope': { zh: '范围', en: 'Scope' },
+  'dashboard.pause': { zh: '暂停刷新', en: 'Pause' },
+  'dashboard.resume': { zh: '继续刷新', en: 'Resume' },
   'dashboard.cluster': { zh: '整个集群（汇总）', en: 'Whole cluster (aggregated)' },
   'dashboard.noMetrics': { zh: '该节点暂无指标', en: 'No metrics for this node' },
   'dashboard.groupPackets': { zh: '报文', en: 'Packets' },

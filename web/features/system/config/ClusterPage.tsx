@@ -32,7 +32,7 @@ function InviteForm() {
   const invite = async (event: Event) => {
     event.preventDefault();
     const name = node.trim();
-    if (!name) return setError(t('cluster.nodeRequired'));
+    if (!name) return setError(t('validation.nodeNameRequired'));
     // A node name is name@host (the broker's validate_node in emqx_mgmt_api_cluster.erl at v5.5.1
     // splits on '@'); Erlang node names hold no spaces, so those are refused here too.
     if (!/^[^\s@]+@[^\s@]+$/.test(name)) return setError(t('cluster.nodeFormat'));

@@ -176,7 +176,6 @@ defineMessages({
   'cluster.inviteNode': { zh: '节点名称', en: 'Node Name' },
   'cluster.invite': { zh: '邀请', en: 'Invite' },
   'cluster.inviteHelp': { zh: '节点名称格式为 name@host，例如 emqx@192.168.0.2', en: 'A node name is name@host, e.g. emqx@192.168.0.2' },
-  'cluster.nodeRequired': { zh: '请输入节点名称', en: 'Node name is required' },
   'cluster.nodeFormat': { zh: '节点名称格式应为 name@host，且不能包含空格', en: 'The node name must be name@host without spaces' },
   'cluster.invited': { zh: '邀请成功', en: 'Invite Successfully' },
   'cluster.invitations': { zh: '邀请进度', en: 'Invitation Progress' },
