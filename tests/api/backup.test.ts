@@ -6,25 +6,13 @@ import * as assert from 'uvu/assert';
 import { SELF_NODE } from '../../simulator/store/cluster/cluster.ts';
 import { parseHocon } from '../../common/hocon.ts';
 import { targz, untargz } from '../../simulator/lib/tar.ts';
-import { EDITIONS, parseProfile, VERSIONS } from '../../simulator/store/profile.ts';
+import { simulatorProfiles as profiles } from '../helpers/access-scenario.ts';
 import { buildMultipart } from '../helpers/multipart.ts';
 import { api, buildTestApp, login } from '../helpers/simulator.ts';
 
 function upload(app: FastifyInstance, token: string, filename: string, data: Buffer) {
   const { body, contentType } = buildMultipart({ filename: { filename, data, contentType: 'application/gzip' } });
   return app.inject({ method: 'POST', url: '/api/v5/data/files', payload: body, headers: { authorization: `Bearer ${token}`, 'content-type': contentType } });
-}
-
-/** Every profile the simulator knows (a release without a Community build is left out by parseProfile). */
-function profiles(): { emqxVersion: string; edition: string }[] {
-  return VERSIONS.flatMap((v) => EDITIONS.map((e) => ({ emqxVersion: v as string, edition: e as string }))).filter(({ emqxVersion, edition }) => {
-    try {
-      parseProfile(emqxVersion, edition);
-      return true;
-    } catch {
-      return false;
-    }
-  });
 }
 
 const snapshot = (app: FastifyInstance) => JSON.parse(JSON.stringify(app.store.state));
