@@ -8,6 +8,7 @@ import { handleError } from '../../../lib/errors.ts';
 import { t } from '../../../lib/i18n.ts';
 import { useUnsavedGuard } from '../../../lib/navigation.ts';
 import { topicFilter } from '../../../lib/validators.ts';
+import { useSnapshotFirst } from '../../../ui/SnapshotFirst.tsx';
 import './messages.ts';
 
 export interface AclRule {
@@ -47,12 +48,14 @@ export function RulesEditor(props: { rules: AclRule[]; onSave: (rules: AclRule[]
     const qos = rules[i].qos ?? [];
     patch(i, { qos: qos.includes(q) ? qos.filter((x) => x !== q) : [...qos, q].sort() });
   };
+  const snap = useSnapshotFirst();
   const save = async () => {
     const found = rules.map(ruleProblem);
     setProblems(found);
     if (found.some(Boolean)) return;
     setBusy(true);
     try {
+      await snap.before();
       await props.onSave(rules);
     } catch (error) {
       handleError(error);
@@ -91,6 +94,7 @@ export function RulesEditor(props: { rules: AclRule[]; onSave: (rules: AclRule[]
       </ol>
       {rules.length === 0 && <p class="state muted">{t('authz.noRules')}</p>}
       <div class="form-actions">
+        {snap.box}
         <button type="button" class="secondary outline" onClick={() => setRules([...rules, newRule()])} data-test="rule-add">{t('authz.addRule')}</button>
         <button type="button" aria-busy={busy} disabled={busy} onClick={save} data-test="rules-save">{t('common.save')}</button>
       </div>
