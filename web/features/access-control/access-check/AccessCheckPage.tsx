@@ -51,6 +51,8 @@ export default function AccessCheckPage() {
   const [picked, setPicked] = useState<ClientRow | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [failure, setFailure] = useState('');
+  // Counts the checks run, so a reader (or a test) tells this result from the one before.
+  const [runs, setRuns] = useState(0);
 
   const run = async (values: Record<string, unknown>) => {
     const input: CheckInput = {
@@ -64,6 +66,7 @@ export default function AccessCheckPage() {
     try {
       const result = await runCheck(input);
       setOutcome({ url: result.url, sentences: await sentences(result, input), codes: rawCodes(result), lines: result.lines });
+      setRuns((n) => n + 1);
     } catch (error) {
       if (error instanceof Error && error.message === 'no-ws-listener') setFailure(t('accessCheck.noListener'));
       else throw error;
@@ -86,7 +89,7 @@ export default function AccessCheckPage() {
         initial={{ clientid: picked?.clientid ?? '', username: picked?.username ?? '', subscribe: true, publish: false }} />
       {failure && <p class="state state-error" role="alert" data-test="access-check-failure">{failure}</p>}
       {outcome && (
-        <div class="access-check-result" data-test="access-check-result" aria-live="polite">
+        <div class="access-check-result" data-test="access-check-result" data-run={runs} aria-live="polite">
           <ul>
             {outcome.sentences.map((s) => (
               <li key={s.test} data-test={s.test} data-ok={String(s.ok)} class={s.ok ? 'ok' : 'bad'}>

@@ -74,7 +74,8 @@ export type Connect = (url: string, options: object) => Promise<Client>;
 const loadConnect: Connect = async (url, options) => (await import('mqtt')).default.connect(url, options) as unknown as Client;
 
 const WAIT_MS = 5000;
-/** Resolves with `fn`'s answer, or undefined after WAIT_MS or when the connection closes. */
+const closed = new WeakSet<Client>();
+/** Resolves with `fn`'s answer, or undefined after WAIT_MS or when the connection is (or gets) closed. */
 function answer<T>(client: Client, fn: (done: (value: T) => void) => void): Promise<T | undefined> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(undefined), WAIT_MS);
@@ -84,6 +85,7 @@ function answer<T>(client: Client, fn: (done: (value: T) => void) => void): Prom
     };
     client.on('close', () => done(undefined));
     fn(done);
+    if (closed.has(client)) done(undefined);
   });
 }
 
@@ -129,6 +131,7 @@ export async function runCheck(input: CheckInput, connect: Connect = loadConnect
       reconnectPeriod: 0, connectTimeout: WAIT_MS, clean: true, properties: { sessionExpiryInterval: 0 },
     });
     client.on('disconnect', (packet) => (result.disconnect = packet.reasonCode));
+    client.on('close', () => closed.add(client));
     const connack = await answer<number>(client, (done) => {
       client.on('connect', (packet) => done(packet.reasonCode ?? 0));
       client.on('error', (error) => typeof error.code === 'number' && done(error.code));
