@@ -98,7 +98,7 @@ export default function ConfigHistoryPage() {
     const [backup, now] = await Promise.all([loadArchive(file), loadNow()]);
     return { ...restoreChanges(backup.cluster, now.cluster), tables: backup.tables };
   });
-  const picked = selected.map(byName).filter((f): f is Backup => Boolean(f)).sort((a, b) => a.created_at.localeCompare(b.created_at));
+  const picked = selected.map(byName).filter((f): f is Backup => Boolean(f)).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.filename.localeCompare(b.filename));
 
   return (
     <section class="resource" data-test="history-page">
