@@ -5,7 +5,7 @@
  * in localStorage, so a reload resumes where it stopped. Before each removal the session is read
  * again: one whose client has connected since is left alone.
  */
-import { proxy } from 'valtio';
+import { proxy, ref } from 'valtio';
 import { ApiError, api, type Params } from '../../../lib/api.ts';
 import { fetchAll, type ListEnvelope } from '../../../lib/fetchAll.ts';
 
@@ -29,6 +29,8 @@ export interface Job {
 }
 
 const KEY = 'emqx-console-session-cleanup';
+/** The job's list of client ids, written once: each step saves only the small rest. */
+const IDS_KEY = 'emqx-console-session-cleanup-ids';
 const RATE_KEY = 'emqx-console-session-cleanup-rate';
 export const DEFAULT_RATE = 50;
 
@@ -37,13 +39,23 @@ export const cleanup = proxy({ job: readJob() });
 
 function readJob(): Job | null {
   try {
-    return JSON.parse(localStorage.getItem(KEY) ?? 'null') as Job | null;
+    const job = JSON.parse(localStorage.getItem(KEY) ?? 'null') as Omit<Job, 'ids'> | null;
+    // The list is kept out of the store's proxy (`ref`): thousands of ids need no tracking.
+    return job && { ...job, ids: ref(JSON.parse(localStorage.getItem(IDS_KEY) ?? '[]') as string[]) };
   } catch {
     return null;
   }
 }
 
-const save = () => (cleanup.job ? localStorage.setItem(KEY, JSON.stringify(cleanup.job)) : localStorage.removeItem(KEY));
+function save(): void {
+  if (!cleanup.job) {
+    localStorage.removeItem(KEY);
+    localStorage.removeItem(IDS_KEY);
+    return;
+  }
+  const { ids: _ids, ...rest } = cleanup.job;
+  localStorage.setItem(KEY, JSON.stringify(rest));
+}
 
 /** The removals per second (a setting kept in the browser). */
 export const getRate = () => Math.max(1, Number(localStorage.getItem(RATE_KEY)) || DEFAULT_RATE);
@@ -64,7 +76,9 @@ export async function countMatches(filter: CleanupFilter): Promise<number> {
 /** Lists the matching sessions and starts removing them. */
 export async function start(filter: CleanupFilter): Promise<void> {
   const rows = await fetchAll<{ clientid: string }>('/clients', queryOf(filter));
-  cleanup.job = { filter, ids: rows.map((r) => r.clientid), done: 0, removed: 0, gone: 0, failed: [], state: 'running' };
+  const ids = rows.map((r) => r.clientid);
+  localStorage.setItem(IDS_KEY, JSON.stringify(ids));
+  cleanup.job = { filter, ids: ref(ids), done: 0, removed: 0, gone: 0, failed: [], state: 'running' };
   save();
   void run();
 }
@@ -93,52 +107,79 @@ export function dismiss() {
   save();
 }
 
+// Requests cut off by the page going away fail as network errors: they are no report's failures.
+let leaving = false;
+addEventListener('pagehide', () => (leaving = true));
+
 const reasonOf = (error: unknown) => (error instanceof ApiError ? `${error.code}: ${error.message}` : String(error));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** One session: read it again, and remove it unless its client is connected. */
-async function removeOne(job: Job, clientid: string): Promise<void> {
+/**
+ * One session: read it again, and remove it unless its client is connected. False when the
+ * request was cut off (the page is going away): the session is then tried again on resume.
+ */
+async function removeOne(job: Job, clientid: string): Promise<boolean> {
   const path = `/clients/${encodeURIComponent(clientid)}`;
   try {
     const now = await api.get<{ connected?: boolean }>(path);
-    if (now.connected) {
-      job.failed.push({ clientid, reason: 'connected' });
-      return;
+    if (now.connected) job.failed.push({ clientid, reason: 'connected' });
+    else {
+      await api.del(path);
+      job.removed++;
     }
-    await api.del(path);
-    job.removed++;
   } catch (error) {
+    if (leaving || (error instanceof ApiError && error.code === 'ECONNABORTED')) return false;
     if (error instanceof ApiError && error.status === 404) job.gone++;
     else job.failed.push({ clientid, reason: reasonOf(error) });
   }
+  return true;
 }
 
+/** Removals in flight at once: the rate bounds how many start, this how many wait for an answer. */
+const POOL = 8;
 let running = false;
 
-/** Works through the job at the set rate until it ends, is paused or cancelled. */
+/**
+ * Works through the job at the set rate until it ends, is paused or cancelled. `done` counts the
+ * finished prefix of the list, so a resume starts after the last removal known to be finished.
+ */
 async function run(): Promise<void> {
   if (running) return;
   running = true;
+  const inflight = new Set<Promise<void>>();
   try {
     const started = performance.now();
     const from = cleanup.job?.done ?? 0;
-    for (;;) {
+    const finished = new Set<number>();
+    for (let next = from; ;) {
       const job = cleanup.job;
       if (!job || job.state !== 'running') return;
-      if (job.done >= job.ids.length) {
-        job.state = 'finished';
+      if (next >= job.ids.length) {
+        await Promise.all(inflight);
+        if (job.state === 'running' && job.done >= job.ids.length) job.state = 'finished';
         save();
         return;
       }
+      if (inflight.size >= POOL) {
+        await Promise.race(inflight);
+        continue;
+      }
       // The n-th removal of this run starts no sooner than n / rate seconds after its start.
-      const wait = started + ((job.done - from) * 1000) / getRate() - performance.now();
+      const wait = started + ((next - from) * 1000) / getRate() - performance.now();
       if (wait > 0) await sleep(wait);
       if (job.state !== 'running') return;
-      await removeOne(job, job.ids[job.done]);
-      job.done++;
-      save();
+      const index = next++;
+      const step: Promise<void> = removeOne(job, job.ids[index]).then((settled) => {
+        if (settled) finished.add(index);
+        while (finished.delete(job.done)) job.done++;
+        inflight.delete(step);
+        save();
+      });
+      inflight.add(step);
     }
   } finally {
+    // What is in flight finishes before the job counts as stopped.
+    await Promise.all(inflight);
     running = false;
   }
 }
