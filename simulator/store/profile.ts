@@ -1,74 +1,174 @@
-// The broker release the simulator is: EMQX 5.5.1 or 5.8.9, Enterprise (`ee`) or Community (`ce`).
-// Everything that differs between those four lives in the tables of this file, so a reader sees at
-// a glance what each release has; routes and store modules ask the profile (`store.profile`) and
-// never compare version strings themselves. The facts come from the broker source at tags v5.5.1
-// and v5.8.9 of emqx/emqx (file names cited per row) and from ../shared/api/corrections.md.
+// The broker release the simulator is: EMQX 5.5.1 or 5.8.9, each Enterprise (`ee`) or Community
+// (`ce`), or EMQX 5.10.4 or 6.2.2, which ship one Enterprise edition. Everything that differs
+// between those six lives in this file, so a reader sees at a glance what each release has; routes
+// and store modules ask the profile (`store.profile`) and never compare version strings themselves.
 //
-// `since` is the first release known to have a thing. Where the source only tells "not in 5.5.1,
-// in 5.8.9" without naming the release in between, it says '5.6.0' (the first release after the
-// 5.5 line); for the two releases simulated the outcome is the same.
+// What each release serves is data made from the broker's own facts: the endpoint index of each
+// tag (fixtures/profiles/<version>/api.json, written by tools/profiles/generate.mjs from
+// ../shared/reference). The tables below add what the index cannot say (the edition an application
+// belongs to, routes its extractor missed, fields that changed) and cite the source at the tag for
+// each row (emqx/emqx tags v5.5.1/e5.5.1, v5.8.9/e5.8.9, e5.10.4, 6.2.2; api/corrections.md).
+//
+// `since` is the first release known to have a thing, `until` the first that no longer has it.
+// Where the source only tells "not in 5.5.1, in 5.8.9" without naming the release in between, it
+// says '5.6.0' (the first release after the 5.5 line); for the releases simulated the outcome is
+// the same.
+import { readFileSync } from 'node:fs';
 
-export const VERSIONS = ['5.5.1', '5.8.9'] as const;
+export const VERSIONS = ['5.5.1', '5.8.9', '5.10.4', '6.2.2'] as const;
 export const EDITIONS = ['ee', 'ce'] as const;
 export type EmqxVersion = (typeof VERSIONS)[number];
 export type Edition = (typeof EDITIONS)[number];
 
-/** Where a feature exists: from a release on, only in one edition, or both. */
+/**
+ * The newest release is the default: it is what new deployments run, and the console must be
+ * seen working there first (README "Broker profiles").
+ */
+export const DEFAULT_VERSION: EmqxVersion = '6.2.2';
+
+/**
+ * The editions each release ships. From 5.9.0 EMQX is built as one Enterprise edition:
+ * emqx_release.erl at e5.10.4 and 6.2.2 has `edition() -> ee.` and no Community variant.
+ */
+export const RELEASE_EDITIONS: Record<EmqxVersion, readonly Edition[]> = {
+  '5.5.1': ['ee', 'ce'],
+  '5.8.9': ['ee', 'ce'],
+  '5.10.4': ['ee'],
+  '6.2.2': ['ee'],
+};
+
+/** Every profile the simulator can be, oldest first. */
+export const PROFILES: readonly { version: EmqxVersion; edition: Edition }[] = VERSIONS.flatMap((version) => RELEASE_EDITIONS[version].map((edition) => ({ version, edition })));
+
+/** Where a feature exists: from a release on, up to one, only in one edition, or everywhere. */
 export interface Availability {
   since?: string;
+  /** The first release without it. */
+  until?: string;
   /** The broker application it belongs to; Enterprise-only applications are listed below. */
   app?: string;
 }
 
 /**
- * Applications built only into the Enterprise edition (5.5.1: `enterprise_umbrella_apps` in
- * mix.exs; 5.8.9: `is_community_umbrella_app(...) -> false` in rebar.config.erl), limited to the
- * ones whose API the simulator serves or the console calls.
+ * Applications built only into the Enterprise edition of the releases that have a Community one
+ * (5.5.1: `enterprise_umbrella_apps` in mix.exs; 5.8.9: `is_community_umbrella_app(...) -> false`
+ * in rebar.config.erl), limited to the ones whose API the simulator serves or the console calls.
+ * 5.10.4 and 6.2.2 have every application (RELEASE_EDITIONS).
  */
-const ENTERPRISE_APPS: Record<EmqxVersion, readonly string[]> = {
+const ENTERPRISE_APPS: Partial<Record<EmqxVersion, readonly string[]>> = {
   '5.5.1': ['emqx_license', 'emqx_schema_registry', 'emqx_ft', 'emqx_audit', 'emqx_dashboard_sso', 'emqx_dashboard_rbac', 'emqx_gcp_device', 'emqx_enterprise'],
   '5.8.9': [
     'emqx_license', 'emqx_schema_registry', 'emqx_ft', 'emqx_audit', 'emqx_dashboard_sso', 'emqx_dashboard_rbac', 'emqx_gcp_device', 'emqx_enterprise',
     'emqx_opentelemetry', 'emqx_schema_validation', 'emqx_message_transformation', 'emqx_eviction_agent', 'emqx_node_rebalance', 'emqx_cluster_link',
   ],
 };
-/** Applications left out of the Enterprise build (mix.exs: `app == :emqx_telemetry` for enterprise). */
-const COMMUNITY_ONLY_APPS: readonly string[] = ['emqx_telemetry'];
+/**
+ * Applications left out of the Enterprise build while there was a Community one (mix.exs at
+ * e5.8.9: `edition_type == :enterprise && app == :emqx_telemetry`); e5.10.4's mix.exs has no
+ * such exclusion.
+ */
+const COMMUNITY_ONLY_APPS: Record<string, Availability> = { emqx_telemetry: { until: '5.9.0' } };
 
 /**
- * Routes (relative to /api/v5, Fastify patterns) that not every release has. A key without a method
- * covers every method of that path and of the paths below it. Routes not listed exist everywhere.
+ * The application of an API module, by module name prefix (the folder apps/<app>/src it lives in
+ * at the tags), for the modules whose application is not in every edition.
  */
-export const ROUTES: Record<string, Availability> = {
-  '/license': { app: 'emqx_license' },
-  '/schema_registry': { app: 'emqx_schema_registry' },
-  '/schema_registry_external': { app: 'emqx_schema_registry', since: '5.6.0' },
-  '/opentelemetry': { app: 'emqx_opentelemetry' },
-  '/audit': { app: 'emqx_audit' },
-  '/sso': { app: 'emqx_dashboard_sso' },
-  '/file_transfer': { app: 'emqx_ft' },
-  '/telemetry': { app: 'emqx_telemetry' },
-  // emqx_mgmt_api_clients.erl (5.8.9): the cursor-paged client list and the message views.
-  'GET /clients_v2': { since: '5.6.0' },
-  'GET /clients/:clientid/mqueue_messages': { since: '5.6.0' },
-  'GET /clients/:clientid/inflight_messages': { since: '5.6.0' },
-  // emqx_bridge_v2_api.erl (5.8.9).
-  'GET /actions_summary': { since: '5.6.0' },
-  'GET /sources_summary': { since: '5.6.0' },
-  'GET /source_types': { since: '5.6.0' },
-  // emqx_mgmt_api_plugins.erl (5.8.9).
-  'GET /plugins/:id/config': { since: '5.8.0' },
-  'PUT /plugins/:id/config': { since: '5.8.0' },
-  'GET /plugins/:id/schema': { since: '5.8.0' },
-  // emqx_authn_api.erl, emqx_authz_api_sources.erl (5.8.9).
-  'PUT /authentication/order': { since: '5.6.0' },
-  'PUT /authorization/sources/order': { since: '5.6.0' },
-  // emqx_mgmt_api_alarms.erl, emqx_mgmt_api_clients.erl, emqx_dashboard_monitor_api.erl (5.8.9).
-  'POST /alarms/force_deactivate': { since: '5.8.0' },
-  'GET /sessions_count': { since: '5.6.0' },
-  'DELETE /monitor': { since: '5.8.0' },
-  // emqx_rule_engine_api.erl: applying a stored rule to a test context (5.7.0).
-  'POST /rules/:id/test': { since: '5.7.0' },
+const MODULE_APPS: readonly (readonly [prefix: string, app: string])[] = [
+  ['emqx_license', 'emqx_license'], ['emqx_schema_registry', 'emqx_schema_registry'], ['emqx_ft', 'emqx_ft'],
+  ['emqx_audit', 'emqx_audit'], ['emqx_dashboard_sso', 'emqx_dashboard_sso'], ['emqx_gcp_device', 'emqx_gcp_device'],
+  ['emqx_otel', 'emqx_opentelemetry'], ['emqx_telemetry', 'emqx_telemetry'], ['emqx_eviction_agent', 'emqx_eviction_agent'],
+  ['emqx_node_rebalance', 'emqx_node_rebalance'], ['emqx_cluster_link', 'emqx_cluster_link'],
+  ['emqx_schema_validation', 'emqx_schema_validation'], ['emqx_message_transformation', 'emqx_message_transformation'],
+];
+
+/** The broker application of an API module (the module itself where no row names one). */
+export function appOf(module: string): string {
+  return MODULE_APPS.find(([prefix]) => module.startsWith(prefix))?.[1] ?? module;
+}
+
+/** One route of a release's data (fixtures/profiles/<version>/api.json). */
+export interface IndexRoute {
+  module: string;
+  hidden?: boolean;
+  /** The declared fields of the 200 answer, where the index lists them in full. */
+  fields?: string[];
+  /** The declared fields of the items of its `data` list. */
+  data?: string[];
+}
+
+/** A release's routes, by `METHOD /path` with the index's parameter names (`:clientid`). */
+interface ApiData {
+  routes: Record<string, IndexRoute>;
+  methodless: Record<string, string>;
+}
+
+const apiData = new Map<EmqxVersion, ApiData>();
+
+/** The generated route data of a release (read once, lazily). */
+export function releaseApi(version: EmqxVersion): ApiData {
+  let data = apiData.get(version);
+  if (!data) {
+    data = JSON.parse(readFileSync(new URL(`../../fixtures/profiles/${version}/api.json`, import.meta.url), 'utf8')) as ApiData;
+    apiData.set(version, data);
+  }
+  return data;
+}
+
+let known: Set<string> | undefined;
+
+/** The routes of every release and edition, by routeKey. */
+function knownRoutes(): Set<string> {
+  if (!known) {
+    known = new Set(Object.keys(INDEX_GAPS));
+    for (const version of VERSIONS) for (const key of Object.keys(releaseApi(version).routes)) known.add(routeKey(key.split(' ')[0], key.split(' ')[1]));
+  }
+  return known;
+}
+
+/**
+ * A route as one key for the index and the simulator alike: parameters as `{}`, and the paths the
+ * simulator serves in another shape than the index lists them mapped onto the index's.
+ */
+export function routeKey(method: string, url: string): string {
+  let u = url.replace(/^\/api\/v5/, '').replace(/:[A-Za-z_]+/g, '{}');
+  // `{action}` and `{operation}` path parameters are enums in the source (emqx_mgmt_api_plugins.erl
+  // `/plugins/:name/:action`); the simulator registers each value as its own path.
+  u = u.replace(/^\/plugins\/\{\}\/(start|stop)$/, '/plugins/{}/{}');
+  // emqx_mgmt_api_listeners.erl lists start, stop and restart as three paths.
+  u = u.replace(/^\/listeners\/\{\}\/(start|stop|restart)$/, '/listeners/{}/{}');
+  return `${method === 'HEAD' ? 'GET' : method} ${u}`;
+}
+
+/**
+ * Config roots served at `/configs/<root>` (emqx_mgmt_api_configs.erl `?ROOT_KEYS`, one path per
+ * root from config_list(), which the extracted index does not list); `?ROOT_KEYS_EE` adds
+ * file_transfer in the Enterprise build of 5.5.1 and 5.8.9, 6.2.2 lists it (and a2a_registry) in
+ * `?ROOT_KEYS` itself.
+ */
+export const CONFIG_ROOT_KEYS: Record<string, Availability> = {
+  dashboard: {}, alarm: {}, sys_topics: {}, sysmon: {}, log: {},
+  // Added to ?ROOT_KEYS in 5.8 (present at e5.8.9, absent at e5.5.1).
+  broker: { since: '5.6.0' },
+  file_transfer: { app: 'emqx_ft' },
+};
+
+/**
+ * Routes the source serves that the extracted index leaves out or lists without a method, with
+ * the methods from the source. Keys as routeKey() makes them.
+ */
+export const INDEX_GAPS: Record<string, Availability> = {
+  // emqx_mgmt_api_clients.erl (5.6.0 on): schema("/clients/:clientid/mqueue_messages") => #{get => …}.
+  'GET /clients/{}/mqueue_messages': { since: '5.6.0' },
+  'GET /clients/{}/inflight_messages': { since: '5.6.0' },
+  // emqx_lwm2m_api.erl: paths under /gateways/lwm2m/clients/:clientid built by a function.
+  'GET /gateways/lwm2m/clients/{}/lookup': {},
+  'POST /gateways/lwm2m/clients/{}/observe': {},
+  'POST /gateways/lwm2m/clients/{}/read': {},
+  'POST /gateways/lwm2m/clients/{}/write': {},
+  // emqx_prometheus_api.erl at e5.8.9 paths_ee(): the two 5.8 Enterprise collectors.
+  'GET /prometheus/schema_validation': { since: '5.8.0', app: 'emqx_schema_validation' },
+  'GET /prometheus/message_transformation': { since: '5.8.0', app: 'emqx_message_transformation' },
+  ...Object.fromEntries(Object.entries(CONFIG_ROOT_KEYS).flatMap(([root, a]) => [[`GET /configs/${root}`, a], [`PUT /configs/${root}`, a]])),
 };
 
 /**
@@ -121,6 +221,11 @@ export const FIELDS: readonly FieldRow[] = [
   // emqx_dashboard_api.erl `filter_result/1` drops role without RBAC; emqx_mgmt_api_api_keys.erl.
   { paths: ['/login', '/users', '/users/:username', '/api_key', '/api_key/:name'], fields: ['role', '[]/role'], app: 'emqx_dashboard_rbac' },
   { paths: ['/users', '/users/:username'], fields: ['backend', '[]/backend'], app: 'emqx_dashboard_sso' },
+  // emqx_license_checker.erl: `max_sessions(Dump)` appends max_sessions beside max_connections
+  // (absent at e5.5.1, present at e5.8.9); emqx_license_parser_v20220101.erl dump/1 adds max_tps
+  // (absent at e5.10.4, present at 6.2.2).
+  { paths: ['/license'], fields: ['max_sessions'], since: '5.6.0' },
+  { paths: ['/license'], fields: ['max_tps'], since: '6.0.0' },
 ];
 
 /** Values of an enumerated request field that not every release accepts. */
@@ -173,6 +278,21 @@ export const WIRE = {
   // emqx_channel.erl enrich_connack_caps: 'Receive-Maximum' in the CONNACK from 5.6.0 (commit
   // "return Receive-Maximum in CONNACK when no error"); v5.5.1 sends none.
   connackReceiveMaximum: (p: Profile): boolean => p.has({ since: '5.6.0' }),
+  // emqx_retainer_dispatcher.erl: retained messages on `$` topics went to filters starting with a
+  // wildcard (`#`, `+/…`) until PR 13742 ("fix: topic matching when deliver retainer msg", v5.8.1).
+  retainedDollarToLeadingWildcard: (p: Profile): boolean => !p.has({ since: '5.8.1' }),
+};
+
+/**
+ * What /nodes reports as `otp_release` (emqx_mgmt.erl otp_rel/0: the OTP version of the build,
+ * "/", the ERTS version): OTP from `.tool-versions` at each tag, its ERTS from OTP's
+ * otp_versions.table.
+ */
+export const OTP_RELEASE: Record<string, string> = {
+  '5.5.1': '26.2.1-2/14.2.1',
+  '5.8.9': '26.2.5.14-1/14.2.5.11',
+  '5.10.4': '27.3.4.2-8/15.2.7.1',
+  '6.2.2': '28.4.1-3/16.3',
 };
 
 /** Codes of GET /error_codes that not every release lists (http_api.hrl ?ERROR_CODES). */
@@ -223,6 +343,8 @@ export function compareVersions(a: string, b: string): number {
 
 export class Profile {
   readonly id: string;
+  private routeSet: Map<string, IndexRoute> | undefined;
+
   constructor(readonly version: EmqxVersion, readonly edition: Edition) {
     this.id = `${version}-${edition}`;
   }
@@ -232,30 +354,58 @@ export class Profile {
     return this.edition === 'ee' ? 'Enterprise' : 'Opensource';
   }
 
+  /** `otp_release` of /nodes. */
+  get otpRelease(): string {
+    return OTP_RELEASE[this.version];
+  }
+
   /** `emqx_release:version_with_prefix()`: e5.5.1 or v5.5.1 (/status `rel_vsn`). */
   get versionWithPrefix(): string {
     return `${this.edition === 'ee' ? 'e' : 'v'}${this.version}`;
   }
 
   hasApp(app: string): boolean {
-    if (COMMUNITY_ONLY_APPS.includes(app)) return this.edition === 'ce';
-    return this.edition === 'ee' || !ENTERPRISE_APPS[this.version].includes(app);
+    const communityOnly = COMMUNITY_ONLY_APPS[app];
+    if (communityOnly && this.edition === 'ee' && this.within(communityOnly)) return false;
+    return this.edition === 'ee' || !(ENTERPRISE_APPS[this.version] ?? []).includes(app);
+  }
+
+  private within(a: Availability): boolean {
+    return (a.since === undefined || compareVersions(this.version, a.since) >= 0) && (a.until === undefined || compareVersions(this.version, a.until) < 0);
   }
 
   /** Whether something with this availability exists in this release. */
   has(a: Availability): boolean {
-    return (a.since === undefined || compareVersions(this.version, a.since) >= 0) && (a.app === undefined || this.hasApp(a.app));
+    return this.within(a) && (a.app === undefined || this.hasApp(a.app));
   }
 
-  /** Whether this release serves `method url` (url relative to /api/v5, Fastify pattern). */
-  hasRoute(method: string, url: string): boolean {
-    const exact = ROUTES[`${method} ${url}`];
-    if (exact) return this.has(exact);
-    for (const [key, availability] of Object.entries(ROUTES)) {
-      if (key.includes(' ')) continue;
-      if ((url === key || url.startsWith(`${key}/`)) && !this.has(availability)) return false;
+  /**
+   * The routes of this release and edition, by routeKey: the index's routes whose application
+   * this edition has, and the INDEX_GAPS rows it has.
+   */
+  routes(): Map<string, IndexRoute> {
+    if (!this.routeSet) {
+      const out = new Map<string, IndexRoute>();
+      for (const [key, route] of Object.entries(releaseApi(this.version).routes)) {
+        const [method, url] = key.split(' ');
+        if (this.hasApp(appOf(route.module))) out.set(routeKey(method, url), route);
+      }
+      for (const [key, availability] of Object.entries(INDEX_GAPS)) {
+        if (!out.has(key) && this.has(availability)) out.set(key, { module: 'source' });
+      }
+      this.routeSet = out;
     }
-    return true;
+    return this.routeSet;
+  }
+
+  /**
+   * Whether this release serves `method url` (url relative to /api/v5, Fastify pattern): a route of
+   * some release is served where that release has it; a route no release knows is the
+   * simulator's own and stays (tests/api/contract.test.ts lists any such route of the API).
+   */
+  hasRoute(method: string, url: string): boolean {
+    const key = routeKey(method, url);
+    return this.routes().has(key) || !knownRoutes().has(key);
   }
 
   /** The fields of `url` that this release lacks (paths as in FIELDS). */
@@ -288,10 +438,18 @@ export class Profile {
   }
 }
 
+/**
+ * The profile for a version and edition (each defaulting: the newest release, Enterprise); throws
+ * an Error whose message is a sentence for the operator when the pair does not exist.
+ */
 export function parseProfile(version: string | undefined, edition: string | undefined): Profile {
-  const v = version ?? '5.5.1';
+  const v = version ?? DEFAULT_VERSION;
   const e = edition ?? 'ee';
-  if (!(VERSIONS as readonly string[]).includes(v)) throw new Error(`unknown EMQX version ${v} (expected ${VERSIONS.join(' or ')})`);
-  if (!(EDITIONS as readonly string[]).includes(e)) throw new Error(`unknown edition ${e} (expected ${EDITIONS.join(' or ')})`);
+  if (!(VERSIONS as readonly string[]).includes(v)) throw new Error(`EMQX ${v} is not a release the simulator can be; choose one of ${VERSIONS.join(', ')}.`);
+  if (!(EDITIONS as readonly string[]).includes(e)) throw new Error(`${e} is not an edition; choose ee (Enterprise) or ce (Community).`);
+  const editions = RELEASE_EDITIONS[v as EmqxVersion];
+  if (!editions.includes(e as Edition)) {
+    throw new Error(`EMQX ${v} ships one edition, Enterprise (from 5.9 on there is no Community build); --edition ce goes with 5.5.1 or 5.8.9.`);
+  }
   return new Profile(v as EmqxVersion, e as Edition);
 }

@@ -12,7 +12,7 @@ let app: FastifyInstance;
 let token = '';
 
 test.before.each(async () => {
-  app = await buildTestApp();
+  app = await buildTestApp({ emqxVersion: '5.5.1' });
   token = await login(app);
 });
 

@@ -15,7 +15,7 @@ let app: FastifyInstance;
 let token = '';
 
 test.before.each(async () => {
-  app = await buildTestApp({ nodes: 3 });
+  app = await buildTestApp({ emqxVersion: '5.5.1', nodes: 3 });
   token = await login(app);
 });
 

@@ -25,7 +25,7 @@ test.before(async () => {
   writeFileSync(path.join(staticDir, 'static', 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(path.join(staticDir, 'version'), 'v1');
   writeFileSync(path.join(staticDir, 'main-AB12CD34.js'), 'console.log(0)');
-  app = await buildTestApp({ staticDir });
+  app = await buildTestApp({ emqxVersion: '5.5.1', staticDir });
   // Fault injection for S17: a handler that crashes with a path in its message.
   app.get('/api/v5/__crash', { config: { public: true } }, async () => {
     throw new Error(`boom at ${path.join(os.tmpdir(), 'secret', 'file.ts')}`);

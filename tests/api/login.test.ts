@@ -7,13 +7,13 @@ import { api, buildTestApp, login, manualClock } from '../helpers/simulator.ts';
 const MINUTE = 60_000;
 
 test('a correct login returns a token, the broker version and the edition', async () => {
-  const app = await buildTestApp();
+  const app = await buildTestApp({ emqxVersion: '5.5.1' });
   const res = await api(app, 'POST', '/api/v5/login', { body: { username: 'admin', password: 'public' } });
   assert.is(res.statusCode, 200);
   const body = res.json();
   assert.type(body.token, 'string');
   assert.is(body.version, '5.5.1');
-  // The default profile is 5.5.1 Enterprise: emqx_dashboard_api.erl login/2 also sends the role.
+  // 5.5.1 Enterprise: emqx_dashboard_api.erl login/2 also sends the role.
   assert.equal(body.license, { edition: 'ee' });
   assert.is(body.role, 'administrator');
   await app.close();

@@ -9,7 +9,7 @@ let sim: RunningSimulator;
 let token = '';
 
 test.before(async () => {
-  sim = await startSimulator({ seed: 'demo', nodes: 3 });
+  sim = await startSimulator({ seed: 'demo', nodes: 3, app: { emqxVersion: '5.5.1' } });
   token = await login(sim.baseUrl);
 });
 

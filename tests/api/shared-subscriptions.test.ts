@@ -20,7 +20,7 @@ let token58 = '';
 const open: MqttClient[] = [];
 
 test.before(async () => {
-  sim = await startSimulator();
+  sim = await startSimulator({ app: { emqxVersion: '5.5.1' } });
   sim58 = await startSimulator({ app: { emqxVersion: '5.8.9' } });
   token = await login(sim.baseUrl);
   token58 = await login(sim58.baseUrl);

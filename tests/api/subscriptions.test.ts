@@ -12,7 +12,7 @@ interface Sub {
 }
 
 async function setup() {
-  const app = await buildTestApp({ fixtureClients: true, nodes: 3 });
+  const app = await buildTestApp({ emqxVersion: '5.5.1', fixtureClients: true, nodes: 3 });
   const token = await login(app);
   const res = async (url: string) => api(app, 'GET', url, { token });
   const get = async (url: string) => (await res(url)).json();

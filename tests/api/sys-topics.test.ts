@@ -12,7 +12,7 @@ let watcher: MqttClient;
 const seen: { topic: string; payload: string; at: number }[] = [];
 
 test.before(async () => {
-  sim = await startSimulator();
+  sim = await startSimulator({ app: { emqxVersion: '5.5.1' } });
   token = await login(sim.baseUrl);
   watcher = await connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId: 'sys-watcher' });
   watcher.on('message', (topic, payload) => seen.push({ topic, payload: payload.toString(), at: Date.now() }));

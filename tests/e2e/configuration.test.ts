@@ -16,7 +16,7 @@ let w: WatchedPage;
 let token: string;
 
 test.before(async () => {
-  sim = await spawnSimulator(['--seed', 'empty']);
+  sim = await spawnSimulator(['--seed', 'empty', '--emqx-version', '5.5.1']);
   token = await login(sim.baseUrl);
   browser = await launch();
   w = await openPage(browser);

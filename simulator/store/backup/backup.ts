@@ -13,6 +13,7 @@ import { SELF_NODE } from '../cluster/cluster.ts';
 import type { StoreContext } from '../context.ts';
 import { HoconError, parseHocon, writeHocon, type HoconObject } from '../../lib/hocon.ts';
 import { insideDir } from '../../lib/inside-dir.ts';
+import { JsonInputError, nonFinitePath, parseOutsideJson } from '../../lib/json.ts';
 import { compareVersions } from '../profile.ts';
 import type { PersistedState } from '../state.ts';
 import { ArchiveError, MiB, targz, untargz, type ArchiveLimits } from '../../lib/tar.ts';
@@ -173,20 +174,29 @@ export class Backups {
     const find = (suffix: string) => files.find((e) => e.name.endsWith(`/${suffix}`) && e.name.split('/').length === 2);
     const metaEntry = find('META.hocon');
     if (!metaEntry) throw bad('invalid backup archive file: missing META.hocon');
-    try {
-      const meta = parseHocon(metaEntry.data.toString('utf8'));
-      const clusterEntry = find('cluster.hocon');
-      const cluster = clusterEntry ? parseHocon(clusterEntry.data.toString('utf8')) : {};
-      const tables: Record<string, unknown> = {};
-      for (const e of files) {
-        const table = TABLE_ENTRY.exec(e.name)?.[1];
-        if (table) tables[table] = JSON.parse(e.data.toString('utf8'));
+    // The HOCON reader refuses deep nesting and prototype keys; table files are JSON from outside;
+    // no number may overflow to Infinity (security.md S25).
+    const read = (entry: { name: string; data: Buffer }, parse: (text: string) => unknown) => {
+      const file = entry.name.split('/').pop();
+      try {
+        const value = parse(entry.data.toString('utf8'));
+        const infinite = nonFinitePath(value);
+        if (infinite !== null) throw bad(`Invalid backup file: ${file}: ${infinite || 'the value'} is not a finite number`);
+        return value;
+      } catch (err) {
+        if (err instanceof HoconError || err instanceof JsonInputError) throw bad(`Invalid backup file: ${file}: ${err.message}`);
+        throw err;
       }
-      return { meta: meta as unknown as Meta, cluster, tables };
-    } catch (err) {
-      if (err instanceof HoconError) throw bad(`Invalid backup file: ${err.message}`);
-      throw bad('Invalid backup file: unreadable configuration');
+    };
+    const meta = read(metaEntry, parseHocon) as unknown as Meta;
+    const clusterEntry = find('cluster.hocon');
+    const cluster = clusterEntry ? (read(clusterEntry, parseHocon) as HoconObject) : {};
+    const tables: Record<string, unknown> = {};
+    for (const e of files) {
+      const table = TABLE_ENTRY.exec(e.name)?.[1];
+      if (table) tables[table] = read(e, parseOutsideJson);
     }
+    return { meta, cluster, tables };
   }
 
   /** check_edition and check_version of emqx_mgmt_data_backup: no Enterprise backup into Community, none from a newer release. */

@@ -19,6 +19,8 @@ export interface LicenseInfo {
   customer_type: number;
   expiry: boolean;
   max_sessions: number;
+  /** Messages per second the license allows (6.x; a key without the tenth line allows any). */
+  max_tps: number | 'infinity';
 }
 
 export interface LicenseSetting {
@@ -155,7 +157,7 @@ export class License {
     return {
       customer: o.customer, email: o.email, deployment: o.deployment, max_connections: o.max_connections,
       start_at: o.start_at, expiry_at: o.expiry_at, type: o.type, customer_type: o.customer_type, expiry,
-      max_sessions: o.max_connections,
+      max_sessions: o.max_connections, max_tps: 'infinity',
     };
   }
 
