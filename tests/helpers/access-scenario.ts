@@ -2,22 +2,13 @@
 // authenticator with sensor-2 and sensor-3 (password `sensor-pass-1`), and a built-in database
 // authorization rule denying sensor-2 publish on `secret/#`, ahead of the default file source.
 // Also the list of profiles the simulator knows, so profile loops pick up new releases.
-import { EDITIONS, parseProfile, VERSIONS } from '../../simulator/store/profile.ts';
+import { PROFILES } from '../../simulator/store/profile.ts';
 import { request } from './simulator.ts';
 
 export const SENSOR_PASSWORD = 'sensor-pass-1';
 
-/** Every profile the simulator knows (a release without a Community build is left out by parseProfile). */
-export function simulatorProfiles(): { emqxVersion: string; edition: string }[] {
-  return VERSIONS.flatMap((v) => EDITIONS.map((e) => ({ emqxVersion: v as string, edition: e as string }))).filter(({ emqxVersion, edition }) => {
-    try {
-      parseProfile(emqxVersion, edition);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
+/** Every profile the simulator exports (PROFILES), in the shape of its command-line flags. */
+export const simulatorProfiles = (): { emqxVersion: string; edition: string }[] => PROFILES.map(({ version, edition }) => ({ emqxVersion: version, edition }));
 
 /** Sets the scenario up through the API; throws on any refused call. */
 export async function setUpAccessScenario(baseUrl: string, token: string): Promise<void> {

@@ -22,6 +22,8 @@ export interface Job {
   ids: string[];
   /** How many of `ids` are done. */
   done: number;
+  /** Indexes past `done` already finished (removals answer out of order): not tried again. */
+  ahead?: number[];
   removed: number;
   gone: number;
   failed: { clientid: string; reason: string }[];
@@ -110,6 +112,7 @@ export function dismiss() {
 // Requests cut off by the page going away fail as network errors: they are no report's failures.
 let leaving = false;
 addEventListener('pagehide', () => (leaving = true));
+addEventListener('pageshow', () => (leaving = false));
 
 const reasonOf = (error: unknown) => (error instanceof ApiError ? `${error.code}: ${error.message}` : String(error));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -150,10 +153,13 @@ async function run(): Promise<void> {
   try {
     const started = performance.now();
     const from = cleanup.job?.done ?? 0;
-    const finished = new Set<number>();
     for (let next = from; ;) {
       const job = cleanup.job;
       if (!job || job.state !== 'running') return;
+      if (job.ahead?.includes(next)) {
+        next++;
+        continue;
+      }
       if (next >= job.ids.length) {
         await Promise.all(inflight);
         if (job.state === 'running' && job.done >= job.ids.length) job.state = 'finished';
@@ -170,8 +176,10 @@ async function run(): Promise<void> {
       if (job.state !== 'running') return;
       const index = next++;
       const step: Promise<void> = removeOne(job, job.ids[index]).then((settled) => {
-        if (settled) finished.add(index);
-        while (finished.delete(job.done)) job.done++;
+        const ahead = new Set(job.ahead);
+        if (settled) ahead.add(index);
+        while (ahead.delete(job.done)) job.done++;
+        job.ahead = [...ahead];
         inflight.delete(step);
         save();
       });
@@ -181,6 +189,8 @@ async function run(): Promise<void> {
     // What is in flight finishes before the job counts as stopped.
     await Promise.all(inflight);
     running = false;
+    // Resumed while the last removals were still finishing: go on now.
+    if (cleanup.job?.state === 'running') void run();
   }
 }
 
