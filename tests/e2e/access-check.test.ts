@@ -1,8 +1,8 @@
 // Access check on every profile the simulator knows (issue #35, acceptance 1): with a built-in
 // database rule denying sensor-2 publish on secret/#, the check says publish is denied and names
 // that rule, and allows sensor-3; a wrong password reads as an authentication failure; nothing
-// is published until the operator confirms; the check's trace is gone afterwards. One browser
-// for the file, one simulator per profile.
+// is published until the operator confirms; the ID of a connected client is asked about first;
+// the check's trace is gone afterwards. One browser for the file, one simulator per profile.
 import type { MqttClient } from 'mqtt';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -86,6 +86,17 @@ for (const { emqxVersion, edition } of simulatorProfiles()) {
       await check(w, sim, { clientid: 'sensor-2', password: 'not-the-password', publish: false });
       await result(w);
       assert.match(await sentence(w, 'connect'), /authentication failed, bad username or password \(password_based:built_in_database\)/);
+
+      // A connected client's ID: the check would take its place, so it asks; cancelled, the client stays.
+      if (emqxVersion === simulatorProfiles()[0].emqxVersion && edition === simulatorProfiles()[0].edition) {
+        await check(w, sim, { clientid: 'watcher', password: SENSOR_PASSWORD, publish: false });
+        await w.page.waitForSelector('[data-test=confirm-dialog]');
+        assert.match(await w.page.textContent('[data-test=confirm-dialog]') ?? '', /watcher is connected now\. The check connects with the same client ID/);
+        await w.page.click('[data-test=confirm-cancel]');
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.ok(watcher.connected, 'the connected client is left alone');
+        assert.is(await w.page.getAttribute('[data-test=access-check-result]', 'data-run'), String(runs), 'no new check ran');
+      }
 
       // Every check deleted its trace.
       const traces = (await request(sim.baseUrl, 'GET', '/api/v5/trace', { token })).json as { name: string }[];

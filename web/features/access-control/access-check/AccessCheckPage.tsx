@@ -4,7 +4,7 @@
  * (check.ts) and answers in sentences, with the raw reason codes and trace lines under Details.
  */
 import { useState } from 'react';
-import { api } from '../../../lib/api.ts';
+import { ApiError, api } from '../../../lib/api.ts';
 import { confirm } from '../../../lib/confirm.ts';
 import { t } from '../../../lib/i18n.ts';
 import { useRemote } from '../../../lib/resources.ts';
@@ -46,6 +46,16 @@ interface Outcome {
   lines: string[];
 }
 
+/** Whether a client is connected under `clientid` now (a missing one is not). */
+async function isConnected(clientid: string): Promise<boolean> {
+  try {
+    return Boolean((await api.get<{ connected?: boolean }>(`/clients/${encodeURIComponent(clientid)}`)).connected);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return false;
+    throw error;
+  }
+}
+
 export default function AccessCheckPage() {
   const clients = useRemote('clients', (signal) => api.get<{ data: ClientRow[] }>('/clients', { params: { conn_state: 'connected', limit: 100 }, signal }).then((r) => r.data));
   const [picked, setPicked] = useState<ClientRow | null>(null);
@@ -59,6 +69,8 @@ export default function AccessCheckPage() {
       clientid: String(values.clientid).trim(), username: String(values.username ?? '').trim(), password: String(values.password ?? ''),
       topic: String(values.topic ?? '').trim(), subscribe: Boolean(values.subscribe), publish: Boolean(values.publish),
     };
+    // A client connected under that ID is taken over (clean start ends its session): asked first.
+    if (await isConnected(input.clientid) && !(await confirm(t('accessCheck.confirmTakeover', { clientid: input.clientid }), { danger: true }))) return;
     // Publishing reaches real subscribers: nothing is sent without the operator's yes.
     if (input.publish && !(await confirm(t('accessCheck.confirmPublish', { topic: input.topic, clientid: input.clientid }), { okText: t('accessCheck.step.publish') }))) return;
     setOutcome(null);

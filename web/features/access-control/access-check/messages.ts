@@ -13,6 +13,10 @@ export const messages = defineMessages({
   'accessCheck.publish': { zh: '检查发布（真实发布一条 QoS 1 消息）', en: 'Check publish (sends a real QoS 1 message)' },
   'accessCheck.run': { zh: '开始检查', en: 'Run check' },
   'accessCheck.topicRequired': { zh: '请输入主题', en: 'Topic is required' },
+  'accessCheck.confirmTakeover': {
+    zh: '{{clientid}} 当前在线。检查会以同一客户端 ID 连接，Broker 会断开该客户端并丢弃其会话。继续吗？',
+    en: '{{clientid}} is connected now. The check connects with the same client ID, so the broker disconnects that client and discards its session. Go on?',
+  },
   'accessCheck.confirmPublish': {
     zh: '将以 {{clientid}} 的身份向 {{topic}} 真实发布一条 QoS 1 消息，订阅者会收到。继续吗？',
     en: 'A real QoS 1 message is published to {{topic}} as {{clientid}}; subscribers receive it. Go on?',
