@@ -11,6 +11,7 @@ import { callHttp } from '../store/access/auth-http.ts';
 import { checkJwt } from '../store/access/jwt.ts';
 import { plainAddress } from '../store/messaging/mqtt.ts';
 import { connectionFault } from './hooks.ts';
+import { traceAuth } from './trace.ts';
 
 export interface ClientAuth {
   superuser: boolean;
@@ -85,6 +86,8 @@ export function installAuthn(broker: Aedes, store: Store): void {
       }
       const chain = store.authn.enabledChain();
       if (chain.length === 0) {
+        // emqx_authn_chains:authenticate/2: a chain without authenticators is no chain.
+        traceAuth(client, 'AUTHN', 'authentication_result', { reason: 'no_chain', result: 'ignore' });
         authOf.set(client, { superuser: false });
         done(null, true);
         return;
@@ -95,6 +98,9 @@ export function installAuthn(broker: Aedes, store: Store): void {
         for (const config of chain) {
           const counter = store.authn.counter(config.id);
           const outcome = await ask(store, config, vars);
+          // authenticate_with_provider/2 traces each answer, in Erlang term form.
+          const answer = outcome.result === 'ignore' ? 'ignore' : outcome.result === 'deny' ? '{error,bad_username_or_password}' : `{ok,#{is_superuser => ${outcome.superuser}}}`;
+          traceAuth(client, 'AUTHN', 'authenticator_result', { authenticator: config.id, result: answer });
           if (outcome.result === 'ignore') {
             counter.count('nomatch');
             continue;
@@ -102,8 +108,10 @@ export function installAuthn(broker: Aedes, store: Store): void {
           if (outcome.result === 'deny') {
             counter.count('failed');
             metrics['authentication.failure']++;
+            traceAuth(client, 'AUTHN', 'authentication_result', { reason: 'chain_result', result: `{stop,${answer}}` });
             return refuse(4, 'bad username or password');
           }
+          traceAuth(client, 'AUTHN', 'authentication_result', { reason: 'chain_result', result: `{stop,${answer}}` });
           counter.count('success');
           metrics['authentication.success']++;
           authOf.set(client, { superuser: outcome.superuser, acl: outcome.acl, aclExpiresAt: outcome.exp ?? null });
@@ -118,6 +126,7 @@ export function installAuthn(broker: Aedes, store: Store): void {
           return null;
         }
         metrics['authentication.failure']++;
+        traceAuth(client, 'AUTHN', 'authentication_result', { reason: 'chain_result', result: '{ok,{error,not_authorized}}' });
         return refuse(5, 'not authorized');
       })().then(
         (refusal) => (refusal ? done(refusal, false) : done(null, true)),

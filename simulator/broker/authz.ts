@@ -13,6 +13,8 @@ import { connectInfo } from './connect.ts';
 import { brokerHooks, connectionFault } from './hooks.ts';
 import { parseShare } from '../lib/topic.ts';
 import { apiMade } from './sessions.ts';
+import { traceAuth, traceLog } from './trace.ts';
+import type { Availability } from '../store/profile.ts';
 
 /** Packets whose publish was denied with deny_action = ignore: accepted, acknowledged, dropped. */
 export const droppedPackets = new WeakSet<object>();
@@ -53,15 +55,43 @@ function contextOf(store: Store, client: Client): MatchContext {
   };
 }
 
-/** The decision for one request of a connected client. */
+/**
+ * What a trace shows of one decision, by release: emqx_authz.erl writes a line per source that
+ * passes the request on (authorization_module_nomatch, v5.5.1) or per source answer (log_trace/6,
+ * e5.8.9 and later, with authorize_type); emqx_access_control:log_result/5 then logs the result
+ * with its source, at info/warning (v5.5.1) or debug/info (e5.8.9, 6.2.2).
+ */
+const AUTHZ_TRACE: (Availability & { everyAnswer: boolean; allow: string; deny: string })[] = [
+  { since: '5.8.0', everyAnswer: true, allow: 'debug', deny: 'info' },
+  { everyAnswer: false, allow: 'info', deny: 'warning' },
+];
+
+/** emqx_authz_source_registry: the module of each source type. */
+const moduleOf = (type: string) => (type === 'built_in_database' ? 'emqx_authz_mnesia' : `emqx_authz_${type}`);
+
+/** emqx_access_control:format_action/1. */
+const actionText = (req: AuthzRequest) => (req.action === 'subscribe' ? `SUBSCRIBE(Q${req.qos})` : `PUBLISH(Q${req.qos},R${req.retain ? 1 : 0})`);
+
+/** The decision for one request of a connected client, with the trace lines EMQX writes for it. */
 export async function authorize(store: Store, client: Client, req: AuthzRequest): Promise<'allow' | 'deny'> {
-  const auth = clientAuth(client);
-  if (auth.superuser) return 'allow';
   const ctx = contextOf(store, client);
+  const meta = { username: ctx.username ?? 'undefined', topic: req.topic, action: actionText(req) };
+  const { from, result } = await decide(store, client, req, ctx, meta);
+  const lines = AUTHZ_TRACE.find((row) => store.profile.has(row))!;
+  if (from === 'superuser') traceAuth(client, 'AUTHZ', 'authorization_skipped_as_superuser', meta);
+  traceLog(client, lines[result], `authorization_permission_${result === 'allow' ? 'allowed' : 'denied'}`, { ...meta, source: from });
+  return result;
+}
+
+async function decide(store: Store, client: Client, req: AuthzRequest, ctx: MatchContext, meta: Record<string, string>): Promise<{ from: string; result: 'allow' | 'deny' }> {
+  const auth = clientAuth(client);
+  if (auth.superuser) return { from: 'superuser', result: 'allow' };
   if (auth.acl !== undefined && (auth.aclExpiresAt == null || auth.aclExpiresAt > store.clock.now())) {
     const decided = matchRules(claimRules(auth.acl), ctx, req);
-    if (decided) return decided;
+    // source_for_logging: the JWT acl claim is client_info's source.
+    if (decided) return { from: 'client_info', result: decided };
   }
+  const everyAnswer = AUTHZ_TRACE.find((row) => store.profile.has(row))!.everyAnswer;
   for (const source of store.authz.enabledSources()) {
     let decided: 'allow' | 'deny' | null = null;
     if (source.type === 'built_in_database') decided = store.authz.checkBuiltIn(ctx, req);
@@ -73,10 +103,14 @@ export async function authorize(store: Store, client: Client, req: AuthzRequest)
       });
       decided = answer.result === 'ignore' ? null : answer.result;
     }
-    store.authz.counter(source.type as string).count(decided ?? 'nomatch');
-    if (decided) return decided;
+    const type = source.type as string;
+    store.authz.counter(type).count(decided ?? 'nomatch');
+    if (everyAnswer) traceAuth(client, 'AUTHZ', decided ? `authorization_matched_${decided}` : 'authorization_nomatch', { ...meta, authorize_type: type, module: moduleOf(type) });
+    else if (!decided) traceAuth(client, 'AUTHZ', 'authorization_module_nomatch', { ...meta, module: moduleOf(type) });
+    if (decided) return { from: type, result: decided };
   }
-  return store.authz.settings().no_match;
+  // emqx_access_control:format_from(default).
+  return { from: "'authorization.no_match' config", result: store.authz.settings().no_match };
 }
 
 /**

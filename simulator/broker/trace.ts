@@ -2,7 +2,10 @@
 // id, peer IP, or topic filter) are written to its log as EMQX's trace formatter writes them:
 // `<time> [MQTT] <clientid>@<ip>:<port> msg: mqtt_packet_received, packet: PUBLISH(Q1, …)`.
 // Received packets come from each connection's parser, CONNACK from `connackSent`, deliveries
-// from authorizeForward. Every hook starts with one length check, so no trace costs nothing.
+// from authorizeForward. Authentication and authorization write the lines EMQX writes at those
+// steps (`traceAuth`): `?TRACE("AUTHN"|"AUTHZ", Msg, Meta)` lines in emqx_trace_formatter's form
+// and the `?SLOG` decision of emqx_access_control in emqx_logger_textfmt's. Every hook starts
+// with one length check, so no trace costs nothing.
 import type { Socket } from 'node:net';
 import type { Aedes, Client } from 'aedes';
 import type { Store } from '../store/index.ts';
@@ -49,6 +52,29 @@ interface ParsingClient {
 }
 
 const peers = new WeakMap<Client, Peer>();
+
+/** The installed tap's writer of one line about a client (none before installTrace). */
+let writeAbout: ((client: Client, line: (peer: Peer) => string) => void) | null = null;
+
+/** emqx_trace_formatter:format_meta: the keys sorted, `key: value` joined by ", ". */
+const metaText = (meta: Record<string, string>) => Object.keys(meta).sort().map((k) => `${k}: ${meta[k]}`).join(', ');
+
+/** Writes a `?TRACE(Tag, Msg, Meta)` line to the traces following `client`: `<time> [AUTHZ] id@peer msg: …, <sorted meta>`. */
+export function traceAuth(client: Client, tag: 'AUTHN' | 'AUTHZ', msg: string, meta: Record<string, string>): void {
+  writeAbout?.(client, (peer) => `[${tag}] ${peer.clientid}@${peer.ip}:${peer.port} msg: ${msg}, ${metaText(meta)}`);
+}
+
+/**
+ * Writes a `?SLOG(Level, …)` report of the client's process as emqx_logger_textfmt puts it in a
+ * trace: `<time> [warning] msg: …, peername: …, clientid: …, topic: …, username: …, <the rest sorted>`.
+ */
+export function traceLog(client: Client, level: string, msg: string, meta: Record<string, string>): void {
+  writeAbout?.(client, (peer) => {
+    const { topic, username, ...other } = meta;
+    const head = [`msg: ${msg}`, `peername: ${peer.ip}:${peer.port}`, `clientid: ${peer.clientid}`, ...(topic ? [`topic: ${topic}`] : []), ...(username ? [`username: ${username}`] : [])];
+    return `[${level}] ${[...head, metaText(other)].filter(Boolean).join(', ')}`;
+  });
+}
 
 /** emqx_packet:format_payload/2. */
 export function formatPayload(payload: Buffer | string | undefined, encode: PayloadEncode): string {
@@ -120,6 +146,17 @@ export function installTrace(broker: Aedes, store: Store): void {
       traces.append(record, `${stamp(now)} [MQTT] ${peer.clientid}@${peer.ip}:${peer.port} msg: ${msg}${body}${tail}\n`, now);
     }
   }
+
+  writeAbout = (client, line) => {
+    if (!store.state.traces?.length) return;
+    const peer = peers.get(client);
+    if (!peer) return;
+    if (!peer.clientid && client.id) peer.clientid = client.id;
+    const now = clock.now();
+    for (const record of traces.running(now)) {
+      if (follows(record, peer, null)) traces.append(record, `${stamp(now)} ${line(peer)}\n`, now);
+    }
+  };
 
   // Every new connection: remember its peer; the packet step logs what its parser produces.
   const handle = broker.handle;

@@ -14,7 +14,8 @@ const MAX_BACKUP_BYTES = 64 * 1024 * 1024;
 
 const fileView = {
   type: 'object',
-  properties: { node: { type: 'string' }, filename: { type: 'string' }, created_at: { type: 'string' } },
+  // emqx_mgmt_data_backup's backup_file_info: the API passes size and created_at_sec on too.
+  properties: { node: { type: 'string' }, filename: { type: 'string' }, size: { type: 'integer' }, created_at: { type: 'string' }, created_at_sec: { type: 'integer' } },
 } as const;
 const fileParams = {
   type: 'object',

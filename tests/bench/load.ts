@@ -4,12 +4,16 @@
 //
 //   npm run load -- --clients 200 --rate 500 [--seconds S] [--host H] [--port P]
 //                   [--persistent 0.2] [--churn 5] [--report 5]
+//   npm run load -- --sessions 2000 [--prefix stale-] [--host H] [--port P]
 //
 // Each client subscribes to its own tree `load/<i>/#`; every twentieth also to the wildcard
 // `load/+/status`. A fifth (--persistent) keep their session (clean session off). Messages are
 // QoS 0 (60 %), 1 (30 %) or 2 (10 %); one in twenty is a retained status update, and every client
 // retains `online` on connect with a retained `offline` will. Every 10 s, --churn clients
 // disconnect and come back a second later.
+// With --sessions N it instead leaves N disconnected persistent sessions behind (clients
+// `<prefix><i>` that connect with clean session off, subscribe to `<prefix><i>/#` and disconnect),
+// then exits: material for the Clients screen's session clean-up.
 import mqtt, { type MqttClient } from 'mqtt';
 
 function flag(name: string, fallback: number | string): string {
@@ -30,6 +34,27 @@ const churn = Math.round(bounded('churn', Math.min(5, Math.ceil(clients / 10)), 
 const reportEvery = Math.round(bounded('report', 5, 1, 60));
 const host = flag('host', '127.0.0.1');
 const port = Number(flag('port', 1883));
+
+if (process.argv.includes('--sessions')) {
+  const count = Math.round(bounded('sessions', 100, 1, 100_000));
+  const prefix = flag('prefix', 'stale-');
+  let made = 0;
+  let errors = 0;
+  const one = (i: number) => new Promise<void>((resolve) => {
+    const client = mqtt.connect({ host, port, protocol: 'mqtt', protocolVersion: 4, clientId: `${prefix}${i}`, clean: false, reconnectPeriod: 0, connectTimeout: 10_000 });
+    const done = (ok: boolean) => {
+      if (ok) made++;
+      else errors++;
+      client.end(!ok, {}, () => resolve());
+    };
+    client.once('connect', () => client.subscribe(`${prefix}${i}/#`, { qos: 1 }, (err) => done(!err)));
+    client.once('error', () => done(false));
+  });
+  // 50 at a time, so the sessions arrive in a few seconds without one burst of thousands.
+  for (let i = 0; i < count; i += 50) await Promise.all(Array.from({ length: Math.min(50, count - i) }, (_, k) => one(i + k)));
+  console.log(`sessions: ${made} disconnected persistent sessions ${prefix}0…${prefix}${count - 1} against ${host}:${port}, errors ${errors}`);
+  process.exit(errors ? 1 : 0);
+}
 
 const connections: (MqttClient | null)[] = new Array(clients).fill(null);
 let published = 0;

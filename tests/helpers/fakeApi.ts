@@ -12,6 +12,11 @@ export interface Call {
 }
 type Reply = { status?: number; body?: unknown; delay?: number } | ((call: Call) => { status?: number; body?: unknown; delay?: number });
 
+const SNAPSHOT = { body: { node: 'emqx@127.0.0.1', filename: 'emqx-export-2026-01-01-00-00-00.000.tar.gz' } };
+
+/** Not the snapshot a save takes first: the calls a test of the save itself looks at. */
+export const notSnapshot = (c: Call) => c.path !== '/data/export';
+
 export function fakeApi(routes: Record<string, Reply>) {
   const calls: Call[] = [];
   const original = globalThis.fetch;
@@ -24,7 +29,8 @@ export function fakeApi(routes: Record<string, Reply>) {
       body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined, signal: init.signal,
     };
     calls.push(call);
-    const route = routes[`${method} ${path}`];
+    // Every risky save takes a snapshot first (ui/SnapshotFirst.tsx): the broker always has the export.
+    const route = routes[`${method} ${path}`] ?? (`${method} ${path}` === 'POST /data/export' ? SNAPSHOT : undefined);
     const reply = typeof route === 'function' ? route(call) : route ?? { status: 404, body: { code: 'NOT_FOUND', message: 'Request Path Not Found' } };
     if (reply.delay) {
       await new Promise((resolve, reject) => {

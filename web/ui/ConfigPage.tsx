@@ -87,7 +87,7 @@ function Section({ section, missing }: { section: ConfigSection; missing?: Missi
     <div class="config-section" data-test={`config-${section.name}`}>
       {section.title && <h3>{t(section.title)}</h3>}
       <SchemaForm key={`${round}-${remote.loading ? 'l' : 'r'}`} doc={doc} component={section.component} overrides={section.overrides}
-        extraFields={section.fields} value={current} onSubmit={save} test={`config-${section.name}-form`} help={help}
+        extraFields={section.fields} value={current} onSubmit={save} test={`config-${section.name}-form`} help={help} snapshot
         actions={<button type="button" class="secondary outline" data-test="config-reset" onClick={() => setRound((n) => n + 1)}>{t('common.reset')}</button>} />
       {section.after?.()}
     </div>

@@ -12,6 +12,7 @@ import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { canWrite, has } from '../lib/broker.ts';
 import { Writable } from './Writable.tsx';
 import { draftKey, readDraft, SECRET_KINDS, writeDraft } from '../lib/drafts.ts';
+import { useSnapshotFirst } from './SnapshotFirst.tsx';
 import { errorDetail, handleError } from '../lib/errors.ts';
 import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/toasts.ts';
@@ -73,7 +74,10 @@ export function Form(props: {
    * element id the widget's `aria-describedby` names, `set` changes the field's value.
    */
   fieldHelp?: (field: FieldDecl, slot: { id: string; value: unknown; set: (value: unknown) => void }) => ComponentChildren;
+  /** Offers "Snapshot first" (a backup on the broker before the save), for risky saves. */
+  snapshot?: boolean;
 }) {
+  const snap = useSnapshotFirst();
   const readOnly = !props.anyRole && !canWrite();
   const initial = useMemo(() => {
     const base: Values = {};
@@ -124,6 +128,7 @@ export function Form(props: {
     }
     setBusy(true);
     try {
+      if (props.snapshot) await snap.before();
       await props.onSubmit(values);
       if (draft) writeDraft(draft, undefined);
     } catch (error) {
@@ -178,6 +183,7 @@ export function Form(props: {
       </Writable>
       <div class="form-actions">
         {props.onCancel && <button type="button" class="secondary" onClick={props.onCancel} data-test="form-cancel">{t('common.cancel')}</button>}
+        {!readOnly && props.snapshot && snap.box}
         {!readOnly && props.actions}
         <button type="submit" aria-busy={busy} disabled={busy || readOnly} title={readOnly ? t('common.readOnly') : undefined} data-test="form-submit">
           {props.submitText ?? t('common.save')}

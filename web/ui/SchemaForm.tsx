@@ -113,6 +113,8 @@ export function SchemaForm(props: {
   actions?: ComponentChildren;
   /** Descriptions, units and defaults by field name; without it fields show their label only. */
   help?: HelpLookup;
+  /** Offers "Snapshot first" (see `Form`). */
+  snapshot?: boolean;
 }) {
   const fields = useMemo(() => [
     ...(props.doc && props.component ? schemaFields(props.doc, props.component, props.overrides) : []),
@@ -123,7 +125,7 @@ export function SchemaForm(props: {
   const help = props.help;
   return (
     <Form fields={fields} initial={initial} test={props.test} submitText={props.submitText} onCancel={props.onCancel}
-      mapError={(error) => props.mapError?.(error, names) ?? fieldError(error, names)} actions={props.actions}
+      mapError={(error) => props.mapError?.(error, names) ?? fieldError(error, names)} actions={props.actions} snapshot={props.snapshot}
       fieldHelp={help && ((field, slot) => <HelpLine field={field} help={help(field.name)} {...slot} />)}
       onSubmit={(values) => props.onSubmit(formBody(fields, props.value, values))}>
       {props.children}

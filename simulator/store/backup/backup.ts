@@ -1,43 +1,41 @@
-// Data backup (emqx_mgmt_data_backup): an export is `emqx-export-<time>.tar.gz` holding
-// `<base>/META.hocon` and `<base>/cluster.hocon` — the simulator's persisted configuration state
-// as JSON (which is valid HOCON); importing one puts that state back. Files live under
-// `<data-dir>/backup/`, or in memory without a data directory. An import is checked item by item
-// with the rules the API applies (backup-checks.ts) and applied all or nothing; dashboard users
-// and API keys are out of an API key's reach both ways (security.md S19).
+// Data backup (emqx_mgmt_data_backup): an export is `emqx-export-<time>.tar.gz` in the broker's
+// layout (layout.ts): `<base>/META.hocon`, `<base>/cluster.hocon` with the configuration as HOCON
+// and `<base>/mnesia/<table>` per built-in database table; importing one puts back what it holds.
+// Files live under `<data-dir>/backup/`, or in memory without a data directory. An import is
+// checked item by item with the rules the API applies (backup-checks.ts) and applied all or
+// nothing; dashboard users and API keys are out of an API key's reach both ways (security.md S19).
 import { mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { apiError } from '../../plugins/errors.ts';
 import { checkState, CREDENTIAL_KEYS } from './backup-checks.ts';
+import { CREDENTIAL_SETS, decode, encode, tableSets, unknownRoots } from './layout.ts';
 import { SELF_NODE } from '../cluster/cluster.ts';
 import type { StoreContext } from '../context.ts';
+import { HoconError, parseHocon, writeHocon, type HoconObject } from '../../lib/hocon.ts';
 import { insideDir } from '../../lib/inside-dir.ts';
-import { JsonInputError, parseOutsideJson } from '../../lib/json.ts';
+import { JsonInputError, nonFinitePath, parseOutsideJson } from '../../lib/json.ts';
+import { compareVersions } from '../profile.ts';
 import type { PersistedState } from '../state.ts';
 import { ArchiveError, MiB, targz, untargz, type ArchiveLimits } from '../../lib/tar.ts';
 import { rfc3339 } from '../../lib/time.ts';
 
+/** emqx_mgmt_data_backup's backup_file_info: also `size` and `created_at_sec`, which the API passes on. */
 export interface BackupFileView {
   node: string;
   filename: string;
+  size: number;
   created_at: string;
+  created_at_sec: number;
 }
 
+/** META.hocon: the release that wrote the archive. */
 interface Meta {
   version: string;
   edition: string;
-  /** Everything was exported: importing replaces the whole state. */
-  full: boolean;
-  keys: string[];
 }
 
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,254}\.tar\.gz$/;
-const VERSION = '5.5.1';
-// Table sets (mnesia tables in EMQX) and the state keys they stand for.
-const TABLE_SETS: Record<string, (keyof PersistedState)[]> = {
-  dashboard_users: ['users'],
-  api_keys: ['api_keys'],
-};
-/** Caps on a backup archive (security.md S21); only META.hocon and cluster.hocon are kept. */
+/** Caps on a backup archive (security.md S21); only META.hocon, cluster.hocon and the tables are kept. */
 export const BACKUP_LIMITS: ArchiveLimits = {
   maxCompressedBytes: 64 * MiB,
   maxTotalBytes: 64 * MiB,
@@ -45,7 +43,9 @@ export const BACKUP_LIMITS: ArchiveLimits = {
   maxEntryBytes: 32 * MiB,
   maxKeptBytes: 32 * MiB,
 };
-const KEPT = /^[^/]+\/(?:META|cluster)\.hocon$/;
+const KEPT = /^[^/]+\/(?:(?:META|cluster)\.hocon|mnesia\/[a-z0-9_]+)$/;
+/** A mnesia table file's name inside the archive. */
+const TABLE_ENTRY = /^[^/]+\/mnesia\/([a-z0-9_]+)$/;
 
 /** Who asks: an API key may neither see nor write dashboard users and API keys (S19). */
 export interface BackupCaller {
@@ -110,39 +110,36 @@ export class Backups {
   }
 
   /**
-   * Writes an export of the whole state, or of the given root keys and table sets. An API key's
-   * export leaves dashboard users and API keys out entirely rather than writing them without
-   * their hashes: a record without its hash could not be imported back without either locking
-   * its user out or keeping a hash the archive does not show. Left out, they are simply not part
-   * of the backup, and importing it (even as a full export) keeps the users and keys there are.
+   * Writes an export of the whole configuration and every table, or of the given roots
+   * (`root_keys`) and table sets (`table_sets`, 5.8+), each narrowing only its own part as in
+   * parse_export_request. An API key's export leaves the dashboard users' and API keys' tables out
+   * entirely rather than writing them without their hashes: a record without its hash could not be
+   * imported back without either locking its user out or keeping a hash the archive does not show.
    */
-  async export(rootKeys: string[] | undefined, tableSets: string[] | undefined, caller: BackupCaller): Promise<BackupFileView> {
-    const state = this.ctx.state as unknown as Record<string, unknown>;
-    const full = rootKeys === undefined && tableSets === undefined;
-    let keys = Object.keys(state);
-    if (!full) {
-      const unknownSets = (tableSets ?? []).filter((s) => !(s in TABLE_SETS));
-      if (unknownSets.length) throw bad(`Invalid table sets: ${unknownSets.join(', ')}`);
-      const wanted = new Set<string>([...(rootKeys ?? []), ...(tableSets ?? []).flatMap((s) => TABLE_SETS[s])]);
-      keys = keys.filter((k) => wanted.has(k));
-    }
-    if (caller.apiKey) keys = keys.filter((k) => !(CREDENTIAL_KEYS as readonly string[]).includes(k));
+  async export(rootKeys: string[] | undefined, sets: string[] | undefined, caller: BackupCaller): Promise<BackupFileView> {
+    const { profile } = this.ctx;
+    const unknownSets = (sets ?? []).filter((s) => !tableSets(profile).includes(s));
+    if (unknownSets.length) throw bad(`Invalid table sets: ${unknownSets.sort().join(', ')}`);
+    let chosen = sets ?? tableSets(profile);
+    if (caller.apiKey) chosen = chosen.filter((s) => !CREDENTIAL_SETS.includes(s));
+    const { cluster, tables } = encode(this.ctx.state, profile, { rootKeys, sets: chosen });
     const now = this.ctx.clock.now();
     const base = `emqx-export-${stamp(now)}`;
     const filename = `${base}.tar.gz`;
-    const snapshot = Object.fromEntries(keys.map((k) => [k, state[k]]));
-    const meta: Meta = { version: VERSION, edition: 'ce', full, keys };
+    const meta: Meta = { edition: profile.edition, version: profile.version };
     const data = await targz([
       { name: base, data: Buffer.alloc(0), type: 'directory', mtime: now },
-      { name: `${base}/META.hocon`, data: Buffer.from(JSON.stringify(meta, null, 2)), mtime: now },
-      { name: `${base}/cluster.hocon`, data: Buffer.from(JSON.stringify(snapshot, null, 2)), mtime: now },
+      { name: `${base}/META.hocon`, data: Buffer.from(writeHocon(meta as unknown as HoconObject)), mtime: now },
+      { name: `${base}/cluster.hocon`, data: Buffer.from(writeHocon(cluster)), mtime: now },
+      { name: `${base}/mnesia`, data: Buffer.alloc(0), type: 'directory', mtime: now },
+      ...Object.entries(tables).map(([table, rows]) => ({ name: `${base}/mnesia/${table}`, data: Buffer.from(JSON.stringify(rows)), mtime: now })),
     ]);
     await this.save(filename, data, now);
-    return { node: SELF_NODE, filename, created_at: rfc3339(now) };
+    return view(filename, data.length, now);
   }
 
   async list(): Promise<BackupFileView[]> {
-    const rows: { filename: string; created: number }[] = [];
+    const rows: { filename: string; created: number; size: number }[] = [];
     if (this.dir) {
       let names: string[] = [];
       try {
@@ -151,17 +148,18 @@ export class Backups {
         names = [];
       }
       for (const filename of names.filter((n) => FILE_NAME.test(n))) {
-        rows.push({ filename, created: (await stat(path.join(this.dir, filename))).mtimeMs });
+        const info = await stat(path.join(this.dir, filename));
+        rows.push({ filename, created: info.mtimeMs, size: info.size });
       }
     } else {
-      for (const [filename, { created }] of this.memory) rows.push({ filename, created });
+      for (const [filename, { created, data }] of this.memory) rows.push({ filename, created, size: data.length });
     }
     rows.sort((a, b) => b.created - a.created || b.filename.localeCompare(a.filename));
-    return rows.map((r) => ({ node: SELF_NODE, filename: r.filename, created_at: rfc3339(r.created) }));
+    return rows.map((r) => view(r.filename, r.size, r.created));
   }
 
-  /** Reads an archive within BACKUP_LIMITS: its META.hocon and cluster.hocon, parsed but unchecked. */
-  private async unpack(data: Buffer): Promise<{ meta: Meta; state: Record<string, unknown> }> {
+  /** Reads an archive within BACKUP_LIMITS: META.hocon, cluster.hocon (may be missing) and the tables, parsed but unchecked. */
+  private async unpack(data: Buffer): Promise<{ meta: Meta; cluster: HoconObject; tables: Record<string, unknown> }> {
     let entries;
     try {
       entries = await untargz(data, { limits: BACKUP_LIMITS, keep: (name) => KEPT.test(name) });
@@ -169,39 +167,67 @@ export class Backups {
       if (err instanceof ArchiveError) throw bad(`Invalid backup file: ${err.message}`);
       throw err;
     }
-    const find = (suffix: string) => entries.find((e) => e.type === 'file' && e.name.endsWith(`/${suffix}`));
+    const files = entries.filter((e) => e.type === 'file');
+    // validate_backup: every file sits under the one <backup name> directory.
+    const bases = new Set(files.map((e) => e.name.split('/')[0]));
+    if (bases.size > 1) throw bad('invalid backup archive content: all files in the archive must be under <backup name> directory');
+    const find = (suffix: string) => files.find((e) => e.name.endsWith(`/${suffix}`) && e.name.split('/').length === 2);
     const metaEntry = find('META.hocon');
-    const stateEntry = find('cluster.hocon');
-    if (!metaEntry || !stateEntry) throw bad('Invalid backup file: META.hocon or cluster.hocon missing');
-    // Depth, prototype keys and overflowing numbers are refused before any check walks the
-    // values (security.md S25).
-    const read = (entry: { name: string; data: Buffer }) => {
+    if (!metaEntry) throw bad('invalid backup archive file: missing META.hocon');
+    // The HOCON reader refuses deep nesting and prototype keys; table files are JSON from outside;
+    // no number may overflow to Infinity (security.md S25).
+    const read = (entry: { name: string; data: Buffer }, parse: (text: string) => unknown) => {
+      const file = entry.name.split('/').pop();
       try {
-        return parseOutsideJson(entry.data.toString('utf8'));
+        const value = parse(entry.data.toString('utf8'));
+        const infinite = nonFinitePath(value);
+        if (infinite !== null) throw bad(`Invalid backup file: ${file}: ${infinite || 'the value'} is not a finite number`);
+        return value;
       } catch (err) {
-        if (err instanceof JsonInputError) throw bad(`Invalid backup file: ${entry.name.split('/').pop()}: ${err.message}`);
+        if (err instanceof HoconError || err instanceof JsonInputError) throw bad(`Invalid backup file: ${file}: ${err.message}`);
         throw err;
       }
     };
-    return { meta: read(metaEntry) as Meta, state: read(stateEntry) as Record<string, unknown> };
+    const meta = read(metaEntry, parseHocon) as unknown as Meta;
+    const clusterEntry = find('cluster.hocon');
+    const cluster = clusterEntry ? (read(clusterEntry, parseHocon) as HoconObject) : {};
+    const tables: Record<string, unknown> = {};
+    for (const e of files) {
+      const table = TABLE_ENTRY.exec(e.name)?.[1];
+      if (table) tables[table] = read(e, parseOutsideJson);
+    }
+    return { meta, cluster, tables };
   }
 
-  /** Reads and checks an archive: its configuration passes every check of backup-checks.ts. */
-  private async parse(data: Buffer): Promise<{ meta: Meta; state: Record<string, unknown> }> {
-    const { meta, state } = await this.unpack(data);
-    if (!meta || typeof meta !== 'object' || Array.isArray(meta) || (meta.full !== undefined && typeof meta.full !== 'boolean')) {
-      throw bad('Invalid backup file: META.hocon must be an object whose full is true or false');
+  /** check_edition and check_version of emqx_mgmt_data_backup: no Enterprise backup into Community, none from a newer release. */
+  private checkMeta(meta: Meta): void {
+    if (meta.edition !== 'ee' && meta.edition !== 'ce') throw bad('invalid backup archive content: wrong EMQX edition value in META.hocon');
+    if (meta.edition === 'ee' && this.ctx.profile.edition === 'ce') throw bad('importing EMQX Enterprise data backup to EMQX is not allowed');
+    const version = String(meta.version ?? '');
+    if (!/^\d+\.\d+/.test(version)) throw bad('invalid backup archive content: wrong EMQX version value in META.hocon');
+    const minor = (v: string) => v.split('.').slice(0, 2).join('.');
+    if (compareVersions(minor(version), minor(this.ctx.profile.version)) > 0) {
+      throw bad(`[warning] Backup version "${version}" is newer than EMQX version "${this.ctx.profile.version}", import is not allowed.`);
     }
+  }
+
+  /** Reads and checks an archive: its META fits this release and what it restores passes every check of backup-checks.ts. */
+  private async parse(data: Buffer): Promise<Partial<PersistedState>> {
+    const { meta, cluster, tables } = await this.unpack(data);
+    this.checkMeta(meta);
+    const unknown = unknownRoots(cluster);
+    if (unknown.length) throw bad(`Invalid backup file: unknown configuration root ${unknown.join(', ')}`);
+    const state = decode({ cluster, tables });
     const problem = checkState(state);
     if (problem) throw bad(`Invalid backup file: ${problem}`);
-    return { meta, state };
+    return state;
   }
 
   // S19: what an API key may not see or write. An archive it cannot read counts as holding them.
   private async credentialsIn(data: Buffer): Promise<string[]> {
     try {
-      const { state } = await this.unpack(data);
-      return CREDENTIAL_KEYS.filter((k) => state && typeof state === 'object' && k in state);
+      const { tables } = await this.unpack(data);
+      return CREDENTIAL_KEYS.filter((k) => (k === 'users' ? 'emqx_admin' : 'emqx_app') in tables);
     } catch {
       return [...CREDENTIAL_KEYS];
     }
@@ -241,25 +267,24 @@ export class Backups {
   }
 
   /**
-   * Restores the state of an export: a full export replaces everything, a partial one its keys;
-   * dashboard users and API keys a backup does not carry stay as they are. Every item is checked
-   * first, so nothing changes unless all pass. Users whose password hash changes or who are gone
-   * lose their sessions.
+   * Restores what an export holds: each configuration root of its cluster.hocon and each of its
+   * tables replaces the current one; roots and tables it does not carry stay as they are
+   * (import_cluster_hocon, import_mnesia_tabs). Every item is checked first, so nothing changes
+   * unless all pass. Users whose password hash changes or who are gone lose their sessions.
    */
   async import(filename: string, options: ImportOptions): Promise<void> {
     const data = await this.load(filename);
     if (!data) throw bad('Backup file not found');
-    const { meta, state: imported } = await this.parse(data);
+    const imported = await this.parse(data);
     const touched = CREDENTIAL_KEYS.filter((k) => k in imported);
     if (options.apiKey && touched.length > 0) this.refuseApiKey(touched, 'import');
     const state = this.ctx.state as unknown as Record<string, unknown>;
     const before = new Map(this.ctx.state.users.map((u) => [u.username, u.password_hash]));
-    if (meta.full) {
-      for (const key of Object.keys(state)) {
-        if (!(key in imported) && !(CREDENTIAL_KEYS as readonly string[]).includes(key)) delete state[key];
-      }
+    for (const [key, value] of Object.entries(imported)) {
+      // An empty table leaves a part that was never configured unconfigured.
+      if (!(key in state) && empty(value)) continue;
+      state[key] = value;
     }
-    for (const [key, value] of Object.entries(imported)) state[key] = value;
     const after = new Map(this.ctx.state.users.map((u) => [u.username, u.password_hash]));
     for (const [username, hash] of before) if (after.get(username) !== hash) options.revokeUser(username);
     // Not written: persist() puts the state back as it is on disk and rejects (the revoked
@@ -268,4 +293,16 @@ export class Backups {
     // Live parts (sockets, caches) follow the new state.
     await this.ctx.stateReplaced();
   }
+}
+
+/** A list row or export answer: created_at in seconds, as the file's ctime is (RFC 3339 and epoch). */
+function view(filename: string, size: number, createdMs: number): BackupFileView {
+  const sec = Math.floor(createdMs / 1000);
+  return { node: SELF_NODE, filename, size, created_at: rfc3339(sec * 1000), created_at_sec: sec };
+}
+
+/** An empty list, or an object of empty lists (the built-in rules). */
+function empty(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && value !== null && Object.values(value).every((v) => Array.isArray(v) && v.length === 0);
 }

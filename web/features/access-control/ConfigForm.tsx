@@ -13,7 +13,7 @@ type Values = Record<string, unknown>;
 export function ConfigForm(props: { kind: KindDecl; config: Values; submitText?: string; test?: string; draft?: string; onSubmit: (body: Values) => Promise<unknown>; onCancel?: () => void }) {
   const initial = useMemo(() => toValues(props.config, props.kind), [props.config]);
   return (
-    <Form fields={props.kind.fields} initial={initial} submitText={props.submitText} test={props.test} draft={props.draft} onCancel={props.onCancel}
+    <Form fields={props.kind.fields} initial={initial} submitText={props.submitText} test={props.test} draft={props.draft} onCancel={props.onCancel} snapshot
       onSubmit={(values) => props.onSubmit(toBody(values, props.kind, initial))} />
   );
 }

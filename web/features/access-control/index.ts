@@ -16,6 +16,7 @@ defineMessages({
   'accessControl.authzSettings': { zh: '授权设置', en: 'Authorization Settings' },
   'accessControl.banned': { zh: '黑名单', en: 'Banned Clients' },
   'accessControl.flapping': { zh: '连接抖动检测', en: 'Flapping Detect' },
+  'accessControl.accessCheck': { zh: '权限检查', en: 'Access check' },
 });
 
 /** The access-control screens (authentication, authorization, banned, flapping) as one lazy chunk: they share most of their code */
@@ -30,6 +31,8 @@ export const accessControl: Feature = {
     { path: '/authorization/create', title: 'accessControl.authzCreate', load: screen('AuthzCreatePage'), parent: '/authorization' },
     { path: '/authorization/detail/:type', title: 'accessControl.authzDetail', load: screen('AuthzDetailPage'), parent: '/authorization' },
     { path: '/authorization/settings', title: 'accessControl.authzSettings', load: screen('AuthzSettingsPage'), parent: '/authorization' },
+    // Its own chunk: the MQTT library it uses loads with it, the access-control screens do not need either.
+    { path: '/access-check', title: 'accessControl.accessCheck', load: () => import('./access-check/AccessCheckPage.tsx'), menu: { group: 'management', order: 12, under: 'accessControl' } },
     { path: '/banned-clients', title: 'accessControl.banned', load: screen('BannedPage'), menu: { group: 'management', order: 55 } },
     { path: '/flapping-detect', title: 'accessControl.flapping', load: screen('FlappingPage'), menu: { group: 'management', order: 56 }, parent: '/banned-clients' },
   ],

@@ -23,6 +23,7 @@ defineMessages({
   'config.basic': { zh: '基础配置', en: 'Basic Config' },
   'license.title': { zh: 'License', en: 'License' },
   'auditLog.title': { zh: '审计日志', en: 'Audit Log' },
+  'history.title': { zh: '配置历史', en: 'Configuration history' },
 });
 
 /** The broker configuration screens share one lazy chunk (config/screens.ts); users and settings another (screens.ts). */
@@ -51,6 +52,7 @@ export const system: Feature = {
     { path: '/basic-config', title: 'config.basic', load: screen('BasicConfigPage'), menu: { group: 'system', order: 10 } },
     { path: '/cluster', title: 'cluster.title', load: screen('ClusterPage'), menu: { group: 'system', order: 45 } },
     { path: '/license', title: 'license.title', load: screen('LicensePage'), menu: { group: 'system', order: 85 }, requires: 'license' },
+    { path: '/config-history', title: 'history.title', load: own('ConfigHistoryPage'), menu: { group: 'system', order: 92 } },
     { path: '/audit', title: 'auditLog.title', load: screen('AuditPage'), menu: { group: 'system', order: 90 }, requires: 'audit' },
   ],
 };

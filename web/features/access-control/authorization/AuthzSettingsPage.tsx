@@ -47,7 +47,7 @@ export default function AuthzSettingsPage() {
         ? remote.error ? <Failed error={remote.error} retry={remote.reload} /> : <Loading />
         : (
           <article class="settings-form">
-            <Form key={JSON.stringify(remote.data)} fields={fields} initial={{ 'cache.excludes': [], ...flatten(remote.data) }} onSubmit={save} test="authz-settings-form" />
+            <Form key={JSON.stringify(remote.data)} fields={fields} initial={{ 'cache.excludes': [], ...flatten(remote.data) }} onSubmit={save} test="authz-settings-form" snapshot />
           </article>
         )}
     </section>

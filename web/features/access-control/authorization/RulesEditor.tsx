@@ -9,6 +9,7 @@ import { handleError } from '../../../lib/errors.ts';
 import { t } from '../../../lib/i18n.ts';
 import { useUnsavedGuard } from '../../../lib/navigation.ts';
 import { requiredText, topicFilter } from '../../../lib/validators.ts';
+import { useSnapshotFirst } from '../../../ui/SnapshotFirst.tsx';
 import './messages.ts';
 
 export interface AclRule {
@@ -56,6 +57,7 @@ export function RulesEditor(props: {
     const qos = rules[i].qos ?? [];
     patch(i, { qos: qos.includes(q) ? qos.filter((x) => x !== q) : [...qos, q].sort() });
   };
+  const snap = useSnapshotFirst();
   const save = async () => {
     const found = rules.map(ruleProblem);
     const who = props.subject && !subject.trim() ? requiredText(props.subject) : undefined;
@@ -64,6 +66,7 @@ export function RulesEditor(props: {
     if (found.some(Boolean) || who) return;
     setBusy(true);
     try {
+      await snap.before();
       await props.onSave(rules, subject.trim());
     } catch (error) {
       handleError(error);
@@ -108,6 +111,7 @@ export function RulesEditor(props: {
       </ol>
       {rules.length === 0 && <p class="state muted">{t('authz.noRules')}</p>}
       <div class="form-actions">
+        {snap.box}
         <button type="button" class="secondary outline" onClick={() => setRules([...rules, newRule()])} data-test="rule-add">{t('authz.addRule')}</button>
         <button type="button" aria-busy={busy} disabled={busy} onClick={save} data-test="rules-save">{t('common.save')}</button>
       </div>

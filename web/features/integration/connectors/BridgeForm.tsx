@@ -73,7 +73,7 @@ export function BridgeForm(props: {
     return SECTIONS[head] ? [[f.name, { section: SECTIONS[head] }]] : [];
   }));
   return (
-    <SchemaForm doc={doc} component={component} value={value} test={`${kind}-form`}
+    <SchemaForm doc={doc} component={component} value={value} test={`${kind}-form`} snapshot
       overrides={{ hidden: [...hiddenFields(create), 'ssl'], order: ['name', 'connector', 'enable', 'description'], labelPrefix: 'connectors',
         fields: { ...sections, name: NAME, ...props.overrides } }}
       extraFields={[...(props.fields ?? []), ...(tls ? tlsFields('ssl') : [])]} submitText={t(create ? 'common.create' : 'common.save')} onSubmit={submit} mapError={testFailure}
