@@ -192,7 +192,7 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
   for (const node of options.downNodes ?? []) {
     if (!store.cluster.markDown(node)) throw new Error(`not a simulated node other than node 1: ${node}`);
   }
-  const broker = await createBroker(store);
+  const broker = await createBroker(store, options.warn ?? stderrWarn);
 
   const requestMs = options.httpTimeouts?.requestMs ?? 60_000;
   const headersMs = Math.min(options.httpTimeouts?.headersMs ?? 5_000, requestMs);

@@ -4,12 +4,13 @@
 // everything else it says goes to stderr.
 import http from 'node:http';
 import net from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 import { buildApp, type SimOptions } from './app.ts';
-import { createMqttWebSocket } from './broker/websocket.ts';
+import { keepServing } from './lib/process-net.ts';
+import { createMqttWebSocket, WEBSOCKET_DEFAULTS, type WebSocketSettings } from './broker/websocket.ts';
 import { listenerOfSocket, tagSocket, type ListenerHost } from './store/config/listeners.ts';
 import { DEFAULT_VERSION, VERSIONS, parseProfile, type Edition, type EmqxVersion } from './store/profile.ts';
 
@@ -130,7 +131,12 @@ export async function start(flags: StartFlags = {}): Promise<Started> {
     logger: flags.logger ?? false,
   });
 
-  const mqttWs = createMqttWebSocket((stream, req) => app.acceptMqtt(stream, req));
+  // The ws listener that accepted the socket; the console's port speaks as ws:default does.
+  const mqttWs = createMqttWebSocket((stream, req) => app.acceptMqtt(stream, req), (req) => {
+    const id = listenerOfSocket(req.socket as Socket);
+    const config = app.store.listeners.detail(id ?? 'ws:default')?.websocket as Partial<WebSocketSettings> | undefined;
+    return { settings: { ...WEBSOCKET_DEFAULTS, ...config }, sameOriginOnly: id === undefined };
+  });
   app.server.on('upgrade', mqttWs.handleUpgrade);
   const listeners = listenerHost(app, mqttWs);
 
@@ -287,6 +293,7 @@ function startedMessage(host: string, ports: Started['ports'], dataDir: string |
 
 async function main(): Promise<void> {
   const { logLevel, ...flags } = parseFlags(process.argv.slice(2));
+  keepServing((line) => process.stderr.write(`${line}\n`));
   const started = await start({ ...flags, logger: logOptions(logLevel) });
   process.stdout.write(`${JSON.stringify(started.ports)}\n`);
   process.stderr.write(startedMessage(flags.host ?? '127.0.0.1', started.ports, flags.dataDir === undefined ? './data' : flags.dataDir));

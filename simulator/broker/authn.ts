@@ -10,6 +10,7 @@ import type { AuthnConfig } from '../store/access/authn.ts';
 import { callHttp } from '../store/access/auth-http.ts';
 import { checkJwt } from '../store/access/jwt.ts';
 import { plainAddress } from '../store/messaging/mqtt.ts';
+import { connectionFault } from './hooks.ts';
 
 export interface ClientAuth {
   superuser: boolean;
@@ -121,7 +122,7 @@ export function installAuthn(broker: Aedes, store: Store): void {
       })().then(
         (refusal) => (refusal ? done(refusal, false) : done(null, true)),
         () => done(refuse(5, 'not authorized'), false),
-      );
+      ).catch((err: unknown) => connectionFault(broker, client, err));
     });
   };
 }

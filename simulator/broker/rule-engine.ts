@@ -16,8 +16,9 @@ import type { RepublishArgs, RuleAction, RuleRecord } from '../store/integration
 import { rfc3339 } from '../lib/time.ts';
 import { topicMatches, topicNameProblem } from '../lib/topic.ts';
 import { connectInfo } from './connect.ts';
-import { brokerHooks } from './hooks.ts';
+import { brokerHooks, connectionFault } from './hooks.ts';
 import { deliveringQos } from './metrics.ts';
+import { nextPacketId } from './session-queue.ts';
 import { publishedBy } from './sessions.ts';
 
 /** Packets a rule republished, by rule id: that rule does not see its own output again. */
@@ -152,7 +153,9 @@ export function installRuleEngine(broker: Aedes, store: Store): void {
   function runAction(rule: RuleRecord, action: RuleAction, output: Obj, columns: Obj, hops: number): void {
     try {
       if (typeof action === 'string') {
-        void store.actions.run(action, output).then((outcome) => rules.countAction(rule.id, outcome), () => rules.countAction(rule.id, 'failed'));
+        void store.actions.run(action, output)
+          .then((outcome) => rules.countAction(rule.id, outcome), () => rules.countAction(rule.id, 'failed'))
+          .catch((err: unknown) => connectionFault(broker, null, err));
         return;
       }
       if (action.function !== 'console' && action.function !== 'republish') {
@@ -267,11 +270,9 @@ export function installRuleEngine(broker: Aedes, store: Store): void {
     fire('$events/message_delivered', () => deliveryColumns('message.delivered', client, result), result);
     if (deliveringQos() === 0 || !(result.qos > 0) || rules.matching('$events/message_acked').length === 0) return result;
     let out = result;
-    let id = result.messageId;
+    let id: number | undefined = result.messageId;
     if (!id) {
-      const acking = client as unknown as { _nextId: number };
-      id = acking._nextId;
-      acking._nextId = id >= 65535 ? 1 : id + 1;
+      id = nextPacketId(client);
       out = { ...result, messageId: id } as typeof result;
     }
     let waiting = unacked.get(client);

@@ -9,7 +9,7 @@ import net from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { IClientOptions, MqttClient } from 'mqtt';
-import { connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator } from '../helpers/simulator.ts';
+import { connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator, putZone } from '../helpers/simulator.ts';
 import { frame, mqttString, u16 } from '../helpers/wire.ts';
 
 let sim: RunningSimulator;
@@ -26,10 +26,7 @@ test.after(async () => {
 
 const call = (method: string, path: string, body?: unknown) => request(sim.baseUrl, method, `/api/v5${path}`, { token, body });
 const url = () => `mqtt://127.0.0.1:${sim.mqtt}`;
-const zone = async (mqtt: Record<string, unknown>) => {
-  const res = await call('PUT', '/configs/global_zone', { mqtt });
-  assert.is(res.status, 200, res.text);
-};
+const zone = (mqtt: Record<string, unknown>) => putZone(sim.baseUrl, token, mqtt);
 
 // --- raw MQTT, for packets mqtt.js and mosquitto refuse to send -------------------------------
 

@@ -124,6 +124,9 @@ function normaliseAction(action: RuleAction): RuleAction {
   return { function: action.function, args: (action.args ?? {}) as Obj };
 }
 
+/** The longest topic whose matching rules are cached. */
+const MATCHED_TOPIC_LENGTH = 1024;
+
 export class Rules {
   private readonly compiled = new Map<string, Statement>();
   private readonly live = new Map<string, Live>();
@@ -155,6 +158,7 @@ export class Rules {
   runAction: (rule: RuleRecord, action: RuleAction, output: Obj, columns: Obj) => void = () => {};
 
   /** The rules matching a topic, for the rule list they were computed from. */
+  /** The rules each recent topic matched (see matching()). */
   private matched = new Map<string, RuleRecord[]>();
   private matchedFor: RuleRecord[] | null = null;
 
@@ -356,8 +360,12 @@ export class Rules {
         const stmt = this.statement(r);
         return stmt !== null && fromMatches(stmt.from, topic);
       });
-      if (this.matched.size >= 10_000) this.matched.clear();
-      this.matched.set(topic, hit);
+      // At most 10,000 topics of at most 1,024 characters: the cache holds 20 MB at worst however
+      // long the topics clients publish to (up to 65,535 bytes each) are.
+      if (topic.length <= MATCHED_TOPIC_LENGTH) {
+        if (this.matched.size >= 10_000) this.matched.clear();
+        this.matched.set(topic, hit);
+      }
     }
     return hit;
   }
