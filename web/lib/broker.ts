@@ -4,7 +4,7 @@
  * `has('pluginSchema')`, never compare versions; request bodies lose the fields the broker
  * would refuse in one place (`pruneBody`, called by api.ts for every write).
  * It does not probe the broker: what a version serves comes from the tables below, checked
- * against the broker's source (tags v5.5.1 and v5.8.9, api/corrections.md).
+ * against the broker's source (tags v5.5.1, v5.8.9, e5.10.4 and 6.2.2, api/corrections.md).
  */
 import { setBodyFilter } from './api.ts';
 import { isEnterprise, session } from './session.ts';
@@ -73,6 +73,18 @@ export const CAPABILITIES = {
   enterpriseBridges: { enterprise: true },
   /** `/opentelemetry`: emqx_opentelemetry is an Enterprise application in 5.8 (rebar.config.erl). */
   openTelemetry: { enterpriseSince: '5.8.0' },
+  /** One edition from 5.9 on: every Enterprise feature is there whatever the login's `edition`. */
+  singleEdition: { since: '5.9.0' },
+  /** Dashboard MFA (TOTP): `mfa_token` in `/login`, `/users/{u}/mfa`, `mfa` on users (emqx_dashboard_mfa.erl). */
+  dashboardMfa: { since: '5.9.0' },
+  /** `password_expire_in_seconds` in the login answer (`dashboard.password_expired_time`). */
+  passwordExpiry: { since: '5.9.0' },
+  /** API key and user `scopes`, `/api_key_scopes`, `/user_scopes`. */
+  scopes: { since: '5.9.0' },
+  /** The rate limits live on listeners and in `mqtt.limiter`; `/configs/limiter` is gone. */
+  listenerLimits: { since: '5.9.0' },
+  /** The `ns` (namespace) query parameter on rules, connectors, actions, sources, authn users, authz rules, traces. */
+  namespaces: { since: '6.0.0' },
 } satisfies Record<string, Capability>;
 
 export type CapabilityName = keyof typeof CAPABILITIES;
@@ -91,7 +103,8 @@ export interface BrokerProfile {
  * read as Community, so the console sends nothing a Community broker refuses (such as `role`)
  * and offers no screen it lacks; logging in again brings the Enterprise screens back.
  */
-const enterprise = (profile: BrokerProfile) => isEnterprise(profile.edition);
+const enterprise = (profile: BrokerProfile) =>
+  isEnterprise(profile.edition) || compareVersions(profile.version || OLDEST_VERSION, CAPABILITIES.singleEdition.since) >= 0;
 
 /** Whether the broker of `profile` (the logged-in one by default) has `name`. */
 export function has(name: CapabilityName, profile: BrokerProfile = session): boolean {
