@@ -33,6 +33,8 @@ test('5.9 on there is one edition: every Enterprise feature is on whatever the l
   assert.not.ok(has('dashboardMfa', ee58));
   assert.ok(has('dashboardMfa', { version: '5.10.4', edition: 'ee' }));
   assert.ok(has('listenerLimits', { version: '5.10.4', edition: 'ee' }));
+  assert.ok(has('globalLimiter', ee58));
+  assert.not.ok(has('globalLimiter', { version: '5.10.4', edition: 'ee' }));
   assert.not.ok(has('namespaces', { version: '5.10.4', edition: 'ee' }));
   assert.ok(has('namespaces', { version: '6.2.2', edition: 'ee' }));
 });

@@ -34,6 +34,8 @@ interface Capability {
   enterprise?: boolean;
   /** From this version on only the Enterprise edition has it (it left the Community build). */
   enterpriseSince?: string;
+  /** First broker version that no longer has it. */
+  until?: string;
 }
 
 /** What differs between the supported brokers, by name. */
@@ -83,6 +85,8 @@ export const CAPABILITIES = {
   scopes: { since: '5.9.0' },
   /** The rate limits live on listeners and in `mqtt.limiter`; `/configs/limiter` is gone. */
   listenerLimits: { since: '5.9.0' },
+  /** `/configs/limiter`, the node-wide limiter of 5.5 to 5.8 (absent from the e5.10.4 endpoint index). */
+  globalLimiter: { until: '5.9.0' },
   /** The `ns` (namespace) query parameter on rules, connectors, actions, sources, authn users, authz rules, traces. */
   namespaces: { since: '6.0.0' },
 } satisfies Record<string, Capability>;
@@ -112,6 +116,7 @@ export function has(name: CapabilityName, profile: BrokerProfile = session): boo
   const version = profile.version || OLDEST_VERSION;
   if (cap.enterprise && !enterprise(profile)) return false;
   if (cap.enterpriseSince && !enterprise(profile) && compareVersions(version, cap.enterpriseSince) >= 0) return false;
+  if (cap.until && compareVersions(version, cap.until) >= 0) return false;
   return !cap.since || compareVersions(version, cap.since) >= 0;
 }
 
