@@ -85,6 +85,8 @@ export const CAPABILITIES = {
   scopes: { since: '5.9.0' },
   /** The rate limits live on listeners and in `mqtt.limiter`; `/configs/limiter` is gone. */
   listenerLimits: { since: '5.9.0' },
+  /** The http action's `local_topic` and `parameters.request_timeout` (emqx_bridge_http_schema.erl: gone at 6.2.2). */
+  httpActionLocalTopic: { until: '6.0.0' },
   /** `/configs/limiter`, the node-wide limiter of 5.5 to 5.8 (absent from the e5.10.4 endpoint index). */
   globalLimiter: { until: '5.9.0' },
   /** The `ns` (namespace) query parameter on rules, connectors, actions, sources, authn users, authz rules, traces. */
@@ -127,23 +129,48 @@ export function canWrite(profile: BrokerProfile = session): boolean {
 
 /**
  * Body fields a broker refuses (hocon `unknown_fields`) unless it has the capability, by the
- * paths that take them. `authentication` also matches gateway and listener authenticators.
+ * paths that take them; a dotted field is nested (`parameters.request_timeout`), and a rule with
+ * `type` applies to a connector, action or source of that type (named in the body or the id).
+ * `authentication` also matches gateway and listener authenticators.
  */
-export const BODY_FIELDS: { path: RegExp; fields: string[]; requires: CapabilityName }[] = [
+export const BODY_FIELDS: { path: RegExp; fields: string[]; requires: CapabilityName; type?: string }[] = [
   { path: /^\/authorization\/sources(\/built_in_database)?$/, fields: ['max_rules'], requires: 'authzMaxRules' },
   { path: /\/authentication(\/[^/]+)?$/, fields: ['disconnect_after_expire'], requires: 'jwtDisconnectAfterExpire' },
   { path: /\/authentication(\/[^/]+)?$/, fields: ['bootstrap_file', 'bootstrap_type'], requires: 'authnBootstrap' },
   { path: /^\/data\/export$/, fields: ['table_sets', 'root_keys'], requires: 'backupSelection' },
   { path: /^\/(users|api_key)(\/[^/]+)?$/, fields: ['role'], requires: 'rbac' },
+  { path: /^\/(users|api_key)(\/[^/]+)?$/, fields: ['scopes'], requires: 'scopes' },
+  { path: /^\/actions(\/[^/]+)?$/, fields: ['local_topic', 'parameters.request_timeout'], requires: 'httpActionLocalTopic', type: 'http' },
 ];
+
+type Body = Record<string, unknown>;
+const isBody = (v: unknown): v is Body => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Whether `body` holds the dotted `field`. */
+function holds(body: Body, field: string): boolean {
+  const [head, ...rest] = field.split('.');
+  if (!Object.hasOwn(body, head)) return false;
+  return rest.length === 0 || (isBody(body[head]) && holds(body[head], rest.join('.')));
+}
+
+/** A copy of `body` without the dotted `field` (the objects on its way copied, nothing else). */
+function without(body: Body, field: string): Body {
+  const [head, ...rest] = field.split('.');
+  const { [head]: inner, ...others } = body;
+  if (rest.length === 0) return others;
+  return { ...others, [head]: without(inner as Body, rest.join('.')) };
+}
 
 /** The body of `method path` without the fields this broker would refuse (a copy when any is dropped). */
 export function pruneBody(method: string, path: string, body: unknown, profile: BrokerProfile = session): unknown {
-  if (method === 'GET' || method === 'DELETE' || !body || typeof body !== 'object' || Array.isArray(body)) return body;
+  if (method === 'GET' || method === 'DELETE' || !isBody(body)) return body;
   const bare = '/' + path.replace(/^\//, '').split('?')[0];
-  const drop = BODY_FIELDS.filter((rule) => rule.path.test(bare) && !has(rule.requires, profile)).flatMap((rule) => rule.fields);
-  if (!drop.some((field) => field in body)) return body;
-  return Object.fromEntries(Object.entries(body).filter(([key]) => !drop.includes(key)));
+  // A connector, action or source names its type in the body (create) or in its id (`type:name`).
+  const id = decodeURIComponent(bare.split('/')[2] ?? '');
+  const type = typeof body.type === 'string' ? body.type : id.split(':')[0];
+  const drop = BODY_FIELDS.filter((rule) => rule.path.test(bare) && (!rule.type || rule.type === type) && !has(rule.requires, profile))
+    .flatMap((rule) => rule.fields);
+  return drop.filter((field) => holds(body, field)).reduce(without, body);
 }
 
 setBodyFilter(pruneBody);
