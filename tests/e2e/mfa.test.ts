@@ -59,6 +59,7 @@ test('6.2.2: set up MFA from the user menu, sign in with the key read from the p
   const { page } = w;
   await loginAsAdmin(page, sim.baseUrl);
   await page.click('[data-test=user-menu]');
+  assert.is(await page.textContent('[data-test=broker-info]'), 'EMQX 6.2.2 (one edition)');
   await page.click('[data-test=menu-mfa-enable]');
   await page.click('[data-test=confirm-ok]');
   // A new key ends the session: the sign-in page, then the setup step with the key and its QR code.

@@ -10,7 +10,7 @@ import { confirm } from '../lib/confirm.ts';
 import { handleError } from '../lib/errors.ts';
 import { t } from '../lib/i18n.ts';
 import { navigate } from '../lib/navigation.ts';
-import { clearSession, logout, session } from '../lib/session.ts';
+import { clearSession, isEnterprise, logout, session } from '../lib/session.ts';
 import { toast } from '../lib/toasts.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { usePopover } from '../ui/usePopover.ts';
@@ -19,7 +19,9 @@ import { breadcrumbs } from './routes.ts';
 
 export function Header() {
   const [path] = useLocation();
-  const { username } = useSnapshot(session);
+  const { username, version, edition } = useSnapshot(session);
+  // The release the console talks to; from 5.9 on there is one edition to name.
+  const release = t(has('singleEdition') ? 'header.releaseOne' : isEnterprise(edition) ? 'header.releaseEe' : 'header.releaseCe', { version: version || '?' });
   const { open, setOpen, container, trigger, onKeyDown } = usePopover();
 
   const onLogout = async () => {
@@ -74,6 +76,7 @@ export function Header() {
           </button>
           {open && (
             <ul role="menu" class="dropdown">
+              <li role="none"><small class="muted" data-test="broker-info">{release}</small></li>
               <li role="none"><Link role="menuitem" href="/settings" onClick={() => setOpen(false)} data-test="menu-settings">{t('header.settings')}</Link></li>
               {has('dashboardMfa') && (
                 <>

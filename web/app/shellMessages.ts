@@ -23,6 +23,9 @@ export const shellMessages = defineMessages({
   'header.logout': { zh: '退出登录', en: 'Logout' },
   'header.confirmLogout': { zh: '确认退出登录？', en: 'Confirm to logout' },
   'header.loggedOut': { zh: '已退出登录', en: 'Logged out' },
+  'header.releaseOne': { zh: 'EMQX {{version}}（单一版本）', en: 'EMQX {{version}} (one edition)' },
+  'header.releaseEe': { zh: 'EMQX 企业版 {{version}}', en: 'EMQX Enterprise {{version}}' },
+  'header.releaseCe': { zh: 'EMQX 开源版 {{version}}', en: 'EMQX {{version}} open source' },
   'header.mfaEnable': { zh: '设置双因素认证', en: 'Set up two-factor authentication' },
   'header.mfaDisable': { zh: '关闭双因素认证', en: 'Turn off two-factor authentication' },
   'header.mfaEnableConfirm': {
