@@ -1,38 +1,11 @@
 // Dashboard MFA (TOTP) from 5.9 (issue #31 acceptance 6), password expiry and the login lock as
 // emqx_dashboard_api.erl, emqx_dashboard_admin.erl and emqx_dashboard_mfa.erl answer at e5.10.4
-// and 6.2.2. The codes are computed here by a TOTP implementation of its own (WebCrypto HMAC and a
-// BigInt base32 reader), not by the simulator's lib/totp.ts.
-import { webcrypto } from 'node:crypto';
+// and 6.2.2. The codes come from the tests' own TOTP (helpers/totp.ts), not the simulator's lib/totp.ts.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { FastifyInstance } from 'fastify';
 import { api, buildTestApp, login, manualClock } from '../helpers/simulator.ts';
-
-/** RFC 4648 base32 to bytes through one BigInt, the other way round from lib/totp.ts. */
-function fromBase32(text: string): Uint8Array {
-  const digits = text.replace(/=/g, '').toUpperCase();
-  let n = 0n;
-  for (const c of digits) n = (n << 5n) | BigInt('ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'.indexOf(c));
-  const bytes = Math.floor((digits.length * 5) / 8);
-  n >>= BigInt(digits.length * 5 - bytes * 8);
-  const out = new Uint8Array(bytes);
-  for (let i = bytes - 1; i >= 0; i--) {
-    out[i] = Number(n & 255n);
-    n >>= 8n;
-  }
-  return out;
-}
-
-/** RFC 6238 TOTP (SHA-1, 30 s) of raw key bytes at `ms`, `digits` long. */
-async function code(key: Uint8Array, ms: number, digits = 6): Promise<string> {
-  const counter = new DataView(new ArrayBuffer(8));
-  counter.setBigUint64(0, BigInt(Math.floor(ms / 30_000)));
-  const hmacKey = await webcrypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-1' }, false, ['sign']);
-  const mac = new Uint8Array(await webcrypto.subtle.sign('HMAC', hmacKey, counter.buffer));
-  const at = mac[19] & 0x0f;
-  const value = ((mac[at] & 0x7f) * 2 ** 24) + (mac[at + 1] << 16) + (mac[at + 2] << 8) + mac[at + 3];
-  return (value % 10 ** digits).toString().padStart(digits, '0');
-}
+import { code, fromBase32 } from '../helpers/totp.ts';
 
 const post = (app: FastifyInstance, body: Record<string, unknown>) => api(app, 'POST', '/api/v5/login', { body });
 

@@ -1,31 +1,20 @@
 // Two-factor sign-in on 6.2.2 in Chromium (issue #32 acceptance 2): the user sets up MFA from the
-// user menu, reads the key from the setup step, signs in with a TOTP code computed here (RFC 6238
-// by this file's own code, not the simulator's), signs out, is asked for a code only; a wrong code
-// is refused in words; a locked account says so and for how long. Screenshots of the steps in zh
-// and en, light and dark, go to $SHOT_DIR when it is set.
-import { createHmac } from 'node:crypto';
+// user menu, reads the key from the setup step, signs in with a TOTP code computed by the tests'
+// own helpers/totp.ts (not the simulator's), signs out, is asked for a code only; a wrong code is
+// refused in words; a locked account says so and for how long. Screenshots of the steps in zh and
+// en, light and dark, go to $SHOT_DIR when it is set.
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
 import { launch, loginAsAdmin, openPage } from '../helpers/browser.ts';
 import { login, request, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
-
-/** RFC 6238 TOTP, SHA-1, 30 s steps, six digits, of a base32 key (spaces allowed) at `ms`. */
-function totp(key: string, ms = Date.now()): string {
-  const bits = [...key.replace(/\s/g, '')].map((c) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'.indexOf(c).toString(2).padStart(5, '0')).join('');
-  const bytes = Buffer.from((bits.match(/.{8}/g) ?? []).map((b) => parseInt(b, 2)));
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(ms / 30_000)));
-  const mac = createHmac('sha1', bytes).update(counter).digest();
-  const at = mac[19] & 15;
-  return String((mac.readUInt32BE(at) & 0x7fffffff) % 1_000_000).padStart(6, '0');
-}
+import { totpOf } from '../helpers/totp.ts';
 
 /** A code that stays valid long enough to be typed: waits out the last two seconds of a step. */
 async function freshCode(key: string): Promise<string> {
   if (Date.now() % 30_000 > 28_000) await new Promise((r) => setTimeout(r, 30_000 - (Date.now() % 30_000) + 50));
-  return totp(key);
+  return totpOf(key);
 }
 
 let sim: SpawnedSimulator;
