@@ -83,7 +83,7 @@ export const CAPABILITIES = {
   passwordExpiry: { since: '5.9.0' },
   /** API key and user `scopes`, `/api_key_scopes`, `/user_scopes`. */
   scopes: { since: '5.9.0' },
-  /** The rate limits live on listeners and in `mqtt.limiter`; `/configs/limiter` is gone. */
+  /** The rate limits live on listeners and in the zone's MQTT limiter; `/configs/limiter` is gone. */
   listenerLimits: { since: '5.9.0' },
   /** The http action's `local_topic` and `parameters.request_timeout` (emqx_bridge_http_schema.erl: gone at 6.2.2). */
   httpActionLocalTopic: { until: '6.0.0' },
