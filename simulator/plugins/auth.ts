@@ -3,6 +3,7 @@
 // it declares `config: { public: true }`, so a new route cannot forget the guard (security.md S7).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Store } from '../store/index.ts';
+import { DENIED, scopeOf } from '../store/dashboard/scopes.ts';
 import type { ApiKeyRole } from '../store/state.ts';
 import { apiError } from './errors.ts';
 
@@ -14,6 +15,8 @@ export interface Principal {
   token?: string;
   /** RBAC role (Enterprise: emqx_dashboard_rbac); administrator where RBAC is not built in. */
   role: ApiKeyRole;
+  /** An API key's scopes (5.9 on); undefined for a key made before scopes, which may reach every scope. */
+  scopes?: string[];
 }
 
 declare module 'fastify' {
@@ -44,7 +47,9 @@ function isApiKeyForbidden(routeUrl: string): boolean {
   return (
     routeUrl === '/api/v5/users' || routeUrl.startsWith('/api/v5/users/') ||
     routeUrl === '/api/v5/logout' ||
-    routeUrl === '/api/v5/api_key' || routeUrl.startsWith('/api/v5/api_key/')
+    routeUrl === '/api/v5/api_key' || routeUrl.startsWith('/api/v5/api_key/') ||
+    // emqx_mgmt_auth.erl authorize/4: the whole emqx_mgmt_api_api_keys module, its scope catalogue too.
+    routeUrl === '/api/v5/api_key_scopes'
   );
 }
 
@@ -65,7 +70,7 @@ function basic(store: Store, request: FastifyRequest, encoded: string): Principa
   const colon = decoded.indexOf(':');
   const key = colon > 0 ? store.apiKeys.authenticate(decoded.slice(0, colon), decoded.slice(colon + 1)) : null;
   if (!key) throw apiError(401, 'BAD_API_KEY_OR_SECRET', 'Check api_key/api_secret', BASIC_CHALLENGE);
-  return { kind: 'api_key', name: key.name, role: key.role };
+  return { kind: 'api_key', name: key.name, role: key.role, scopes: key.scopes };
 }
 
 /**
@@ -86,7 +91,32 @@ export function roleAllows(role: ApiKeyRole, method: string, path: string, usern
   if (role === 'publisher') return method === 'POST' && (path === '/publish' || path === '/publish/bulk');
   if (method === 'GET') return !ADMINISTRATOR_READS.has(route);
   if (method === 'POST' && path === '/logout') return true;
-  return method === 'POST' && path === `/users/${encodeURIComponent(username)}/change_pwd`;
+  // A viewer changes its own password and, from 5.9, sets up or turns off its own MFA (e5.10.4).
+  const self = `/users/${encodeURIComponent(username)}`;
+  return (method === 'POST' && path === `${self}/change_pwd`) || ((method === 'POST' || method === 'DELETE') && path === `${self}/mfa`);
+}
+
+/**
+ * Whether the principal's scopes cover the route (5.9 on): an API key as emqx_mgmt_auth.erl
+ * check_scopes/2 decides (`$denied` paths never; a key without scopes, or a publisher, anything
+ * else; otherwise the route's scope must be listed, unmapped routes pass), a dashboard user as
+ * emqx_dashboard_rbac.erl check_login_user_scopes/2 (its own change_pwd and mfa always; else the
+ * route's scope must be among its effective scopes).
+ */
+function scopesAllow(store: Store, principal: Principal, method: string, path: string, route: string): boolean {
+  const relative = route.replace(/^\/api\/v5/, '');
+  if (principal.kind === 'api_key') {
+    if (!store.profile.feature('apiKeyScopes')) return true;
+    const scope = scopeOf(store.profile, method, relative);
+    if (scope === DENIED) return false;
+    if (principal.scopes === undefined || principal.role === 'publisher' || scope === null) return true;
+    return principal.scopes.includes(scope);
+  }
+  if (!store.profile.feature('userScopes')) return true;
+  const self = `/users/${encodeURIComponent(principal.name)}`;
+  if (path === `${self}/change_pwd` || path === `${self}/mfa`) return true;
+  const scope = scopeOf(store.profile, method, relative);
+  return scope === null || store.users.effectiveScopes(principal.name).includes(scope);
 }
 
 /** Adds the onRequest hook that authenticates every non-public route of the instance. */
@@ -105,7 +135,9 @@ export function authPlugin(app: FastifyInstance, store: Store): void {
     // Without RBAC (Community) everyone is an administrator, except a role stored by Enterprise
     // in the same data directory: a change of edition never raises a role (security.md S28).
     const checked = store.profile.hasApp('emqx_dashboard_rbac') || principal.role !== 'administrator';
-    if (checked && !roleAllows(principal.role, request.method, apiPath(request.url), principal.name, request.routeOptions.url)) {
+    const path = apiPath(request.url);
+    const route = request.routeOptions.url ?? '';
+    if ((checked && !roleAllows(principal.role, request.method, path, principal.name, route)) || !scopesAllow(store, principal, request.method, path, route)) {
       throw apiError(403, 'UNAUTHORIZED_ROLE', principal.kind === 'user' ? 'You don\'t have permission to access this resource' : API_KEY_ROLE_MESSAGE);
     }
   });

@@ -9,17 +9,21 @@ export class ApiError extends Error {
   readonly code: string;
   readonly headers: Record<string, string>;
 
-  constructor(statusCode: number, code: string, message: string, headers: Record<string, string> = {}) {
+  /** Sent as `message` instead of the text where the broker answers a structure (BAD_MFA_TOKEN). */
+  readonly detail: unknown;
+
+  constructor(statusCode: number, code: string, message: string, headers: Record<string, string> = {}, detail?: unknown) {
     super(message);
     this.statusCode = statusCode;
     this.code = code;
     this.headers = headers;
+    this.detail = detail;
   }
 }
 
 /** Shorthand for `new ApiError(...)` so handlers read as one line. */
-export function apiError(statusCode: number, code: string, message: string, headers?: Record<string, string>): ApiError {
-  return new ApiError(statusCode, code, message, headers);
+export function apiError(statusCode: number, code: string, message: string, headers?: Record<string, string>, detail?: unknown): ApiError {
+  return new ApiError(statusCode, code, message, headers, detail);
 }
 
 /** The message hocon gives for a field a schema does not know, as EMQX puts it in a 400 body. */
@@ -55,7 +59,7 @@ const STATUS_CODES: Record<number, string> = {
 
 function handleError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply): void {
   if (error instanceof ApiError) {
-    reply.code(error.statusCode).headers(error.headers).send({ code: error.code, message: error.message });
+    reply.code(error.statusCode).headers(error.headers).send({ code: error.code, message: error.detail ?? error.message });
     return;
   }
   // Schema validation: Fastify's message already names the part and field, e.g.

@@ -112,7 +112,10 @@ export function profilePlugin(app: FastifyInstance, profile: Profile): ProfileLa
     if (body === null || typeof body !== 'object') return;
     dropNulls(body);
     const url = relative(request.routeOptions.url);
-    for (const path of profile.missingFields(url)) {
+    // A connector, action or source names its type in the body (create) or its id (`type:name`).
+    const id = (request.params as { id?: unknown } | undefined)?.id;
+    const type = (body as { type?: unknown }).type ?? (typeof id === 'string' ? id.split(':')[0] : undefined);
+    for (const path of profile.missingFields(url, typeof type === 'string' ? type : undefined)) {
       walkFields(body, path, (_holder, key) => {
         throw apiError(400, 'BAD_REQUEST', unknownFieldMessage(key));
       });

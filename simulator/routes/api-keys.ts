@@ -1,6 +1,7 @@
-// EMQX module emqx_mgmt_api_api_keys: /api_key and /api_key/{name}.
+// EMQX module emqx_mgmt_api_api_keys: /api_key, /api_key/{name} and, from 5.9, /api_key_scopes.
 import type { FastifyInstance } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
+import { apiKeyCatalog } from '../store/dashboard/scopes.ts';
 import type { ApiKeyRole } from '../store/state.ts';
 import { parseEpochSecond } from '../lib/time.ts';
 
@@ -10,6 +11,7 @@ interface KeyBody {
   enable?: boolean;
   expired_at?: string | number;
   role?: ApiKeyRole;
+  scopes?: string[];
 }
 
 interface KeyParams {
@@ -24,6 +26,8 @@ const fields = {
   expired_at: { anyOf: [{ type: 'string', maxLength: 64 }, { type: 'integer', minimum: 0 }] },
   // emqx_dashboard_rbac.erl valid_api_role/1; the profile refuses the field without RBAC.
   role: { type: 'string', enum: ['administrator', 'viewer', 'publisher'] },
+  // fields(app) `scopes` (5.9 on; the profile refuses it before): a list of scope names.
+  scopes: { type: 'array', maxItems: 64, items: { type: 'string', maxLength: 64 } },
 } as const;
 const keyParams = { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 256 } } };
 // Only these fields may leave; the secret only in the POST answer.
@@ -31,6 +35,7 @@ const keyProperties = {
   name: { type: 'string' }, api_key: { type: 'string' }, expired_at: { type: 'string' },
   created_at: { type: 'string' }, desc: { type: 'string' }, enable: { type: 'boolean' }, expired: { type: 'boolean' },
   role: { type: 'string' },
+  scopes: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
 } as const;
 const key = { type: 'object', properties: keyProperties };
 
@@ -52,8 +57,8 @@ export default async function apiKeys(app: FastifyInstance): Promise<void> {
       response: { 200: { type: 'object', properties: { ...keyProperties, api_secret: { type: 'string' } } } },
     },
   }, async (request) => {
-    const { name: keyName, desc, enable, expired_at, role } = request.body;
-    return store.apiKeys.create(keyName, { desc, enable, expired_at: expiry(expired_at), role });
+    const { name: keyName, desc, enable, expired_at, role, scopes } = request.body;
+    return store.apiKeys.create(keyName, { desc, enable, expired_at: expiry(expired_at), role, scopes });
   });
 
   app.get<{ Params: KeyParams }>('/api_key/:name', { schema: { params: keyParams, response: { 200: key } } },
@@ -66,9 +71,11 @@ export default async function apiKeys(app: FastifyInstance): Promise<void> {
       response: { 200: key },
     },
   }, async (request) => {
-    const { desc, enable, expired_at, role } = request.body ?? {};
-    return store.apiKeys.update(request.params.name, { desc, enable, expired_at: expiry(expired_at), role });
+    const { desc, enable, expired_at, role, scopes } = request.body ?? {};
+    return store.apiKeys.update(request.params.name, { desc, enable, expired_at: expiry(expired_at), role, scopes });
   });
+
+  app.get('/api_key_scopes', async () => ({ scopes: apiKeyCatalog() }));
 
   app.delete<{ Params: KeyParams }>('/api_key/:name', { schema: { params: keyParams } }, async (request, reply) => {
     await store.apiKeys.remove(request.params.name);

@@ -129,7 +129,7 @@ export class Store implements StoreContext {
     this.file = file;
     this.tokens = new Tokens(options.clock, options.tokenIdleMs, options.tokenMaxMs);
     this.loginGuard = new LoginGuard(options.clock, options.lockout, options.loginRateLimit);
-    this.users = new Users(this, this.tokens);
+    this.users = new Users(this, this.tokens, () => this.configRoots.get('dashboard'));
     this.apiKeys = new ApiKeys(this);
     this.cluster = new Cluster(options.clock, this.mqtt, Math.max(1, options.nodes), this.routes, options.fixtureClients, options.profile);
     this.clients = new Clients(this.mqtt, this.cluster);

@@ -180,6 +180,8 @@ export const INDEX_GAPS: Record<string, Availability> = {
 export interface FieldRow extends Availability {
   paths: readonly string[];
   fields: readonly string[];
+  /** Only for bodies and items of this connector, action or source `type`. */
+  type?: string;
 }
 
 const ACTION_PATHS = ['/actions', '/actions/:id', '/sources', '/sources/:id'];
@@ -226,6 +228,19 @@ export const FIELDS: readonly FieldRow[] = [
   // (absent at e5.10.4, present at 6.2.2).
   { paths: ['/license'], fields: ['max_sessions'], since: '5.6.0' },
   { paths: ['/license'], fields: ['max_tps'], since: '6.0.0' },
+  // emqx_dashboard_api.erl at e5.10.4 (absent at e5.8.9): `mfa_token` in, `password_expire_in_seconds`
+  // out of /login; users carry `mfa` (ee_user_fields/0) and `scopes`; emqx_mgmt_api_api_keys.erl
+  // fields(app): API keys carry `scopes`.
+  { paths: ['/login'], fields: ['mfa_token', 'password_expire_in_seconds'], since: '5.9.0' },
+  { paths: ['/users', '/users/:username'], fields: ['mfa', '[]/mfa', 'scopes', '[]/scopes'], since: '5.9.0' },
+  { paths: ['/api_key', '/api_key/:name'], fields: ['scopes', '[]/scopes'], since: '5.9.0' },
+  // emqx_rule_engine_api.erl format_rule_info_resp/2, emqx_bridge_v2_api.erl format_resource/3 and
+  // emqx_connector_api.erl at 6.2.2: every rule, connector, action and source names its namespace.
+  { paths: RULE_PATHS, fields: ['data/[]/namespace', 'namespace'], since: '6.0.0' },
+  { paths: [...ACTION_PATHS, '/connectors', '/connectors/:id'], fields: ['[]/namespace', 'namespace'], since: '6.0.0' },
+  // emqx_bridge_http_schema.erl at 6.2.2: the http action lost `local_topic` and
+  // `parameters.request_timeout` (both in its fields("http_action") at e5.10.4).
+  { paths: ['/actions', '/actions/:id'], fields: ['local_topic', 'parameters/request_timeout'], until: '6.0.0', type: 'http' },
 ];
 
 /** Values of an enumerated request field that not every release accepts. */
@@ -264,6 +279,34 @@ export const REPLIES: readonly ReplyRow[] = [
   { route: 'POST /gateways/:name/authentication/import_users', until: '5.8.2', status: 204, empty: true },
   { route: 'POST /gateways/:name/listeners/:id/authentication/import_users', until: '5.8.2', status: 204, empty: true },
 ];
+
+/**
+ * Behaviours a release has beyond its routes and fields, by name: handlers ask
+ * `profile.feature('dashboardMfa')`. '5.9.0' is the first release after the 5.8 line: the source
+ * at e5.8.9 lacks each of these and e5.10.4 has it.
+ */
+export const FEATURES = {
+  // emqx_dashboard_mfa.erl, emqx_dashboard_admin.erl check/3, emqx_dashboard_api.erl change_mfa/2.
+  dashboardMfa: { since: '5.9.0' },
+  // emqx_dashboard_admin.erl sign_token/3 verify_password_expiration/2 (dashboard.password_expired_time).
+  passwordExpiry: { since: '5.9.0' },
+  // emqx_mgmt_auth.erl check_scopes/2 and emqx_mgmt_api_key_scopes.erl: API key scopes.
+  apiKeyScopes: { since: '5.9.0' },
+  // emqx_dashboard_rbac.erl check_login_user_scopes/2 and emqx_dashboard_api.erl
+  // validate_login_user_scopes/2, is_default_admin_modification/3: dashboard user scopes.
+  userScopes: { since: '5.9.0', app: 'emqx_dashboard_rbac' },
+  // emqx_rule_engine_api.erl, emqx_connector_api.erl, emqx_bridge_v2_api.erl, emqx_authn_api.erl,
+  // emqx_authz_api_mnesia.erl at 6.2.2: the `ns` query parameter and namespaced objects.
+  namespaces: { since: '6.0.0' },
+  // emqx_channel.erl check_quota_exceeded/2 and emqx_limiter.erl at e5.10.4: the channel's
+  // messages/bytes quota from the listener's flat rates and the zone's mqtt.limiter, and the
+  // listener's max_conn limiter (emqx_esockd_limiter.erl).
+  channelQuota: { since: '5.9.0' },
+  // emqx_session_mem.erl at 6.2.2 try_consume_delivery_rate_limit/1: delivery_messages/bytes.
+  deliveryQuota: { since: '6.0.0' },
+} satisfies Record<string, Availability>;
+
+export type FeatureName = keyof typeof FEATURES;
 
 /** Defaults that changed between releases. */
 export const DEFAULTS = {
@@ -408,10 +451,18 @@ export class Profile {
     return this.routes().has(key) || !knownRoutes().has(key);
   }
 
-  /** The fields of `url` that this release lacks (paths as in FIELDS). */
-  missingFields(url: string): string[] {
+  /** Whether this release has one of the FEATURES. */
+  feature(name: FeatureName): boolean {
+    return this.has(FEATURES[name]);
+  }
+
+  /**
+   * The fields of `url` that this release lacks (paths as in FIELDS); with `type`, also those of
+   * rows for that connector, action or source type.
+   */
+  missingFields(url: string, type?: string): string[] {
     const out: string[] = [];
-    for (const row of FIELDS) if (row.paths.includes(url) && !this.has(row)) out.push(...row.fields);
+    for (const row of FIELDS) if (row.paths.includes(url) && !this.has(row) && (row.type === undefined || row.type === type)) out.push(...row.fields);
     return out;
   }
 
@@ -419,6 +470,17 @@ export class Profile {
   strip<T>(url: string, value: T): T {
     if (value === null || typeof value !== 'object') return value;
     for (const path of this.missingFields(url)) walkFields(value, path, (holder, key) => delete holder[key]);
+    // Rows for one type apply to the items of that type.
+    const typed = FIELDS.filter((row) => row.type !== undefined && row.paths.includes(url) && !this.has(row));
+    if (typed.length > 0) {
+      for (const item of Array.isArray(value) ? value : [value]) {
+        if (item === null || typeof item !== 'object') continue;
+        for (const row of typed) {
+          if ((item as Record<string, unknown>).type !== row.type) continue;
+          for (const path of row.fields) walkFields(item, path, (holder, key) => delete holder[key]);
+        }
+      }
+    }
     return value;
   }
 

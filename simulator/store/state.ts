@@ -28,7 +28,20 @@ export interface UserRecord {
   created_at: number;
   /** RBAC role (Enterprise); absent means administrator, as for users made before roles. */
   role?: DashboardRole;
+  /**
+   * 5.9 on (emqx_dashboard_admin.erl, the `extra` map): the MFA state (absent: never set up;
+   * `disabled`: turned off; TOTP with the time of the first code verified once set up), an
+   * administrator's decision over the user's own MFA changes, the scopes and when the password
+   * was last set (epoch seconds, for `dashboard.password_expired_time`).
+   */
+  mfa_state?: MfaState;
+  admin_override?: 'mfa_required' | 'mfa_exempted';
+  scopes?: string[];
+  password_ts?: number;
 }
+
+/** emqx_dashboard_mfa.erl mfa_state(): `disabled` or a TOTP secret. */
+export type MfaState = 'disabled' | { mechanism: 'totp'; secret: string; first_verify_ts?: number };
 
 /** emqx_dashboard_rbac.hrl: the dashboard roles and the API key roles. */
 export type DashboardRole = 'administrator' | 'viewer';
@@ -46,6 +59,8 @@ export interface ApiKeyRecord {
   created_at: number;
   /** RBAC role (Enterprise); absent means administrator. */
   role?: ApiKeyRole;
+  /** 5.9 on (emqx_mgmt_auth.erl `extra.scopes`): absent on keys made before scopes existed. */
+  scopes?: string[];
 }
 
 export interface PersistedState {

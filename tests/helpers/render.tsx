@@ -7,7 +7,7 @@ import '../../web/app/messages.ts';
 import '../../web/app/shellMessages.ts';
 import { setLocale } from '../../web/lib/i18n.ts';
 import { setReloader } from '../../web/lib/settings.ts';
-import { clearSession, restoreSession } from '../../web/lib/session.ts';
+import { clearSession, restoreSession, session } from '../../web/lib/session.ts';
 import { saveUser } from '../../web/lib/storage.ts';
 import { toasts } from '../../web/lib/toasts.ts';
 import { confirmState } from '../../web/lib/confirm.ts';
@@ -31,15 +31,17 @@ export function reset(path = '/') {
 }
 
 /**
- * `reset` at `to`, then logged in as admin. A `?query` in `to` is kept before the hash, where the
- * console's URL state lives (web/lib/query.ts): `signedInAt('/authentication/detail/x?tab=users')`.
+ * `reset` at `to`, then logged in as admin (to the broker release of `broker`, as a login answer
+ * names it, when given). A `?query` in `to` is kept before the hash, where the console's URL state
+ * lives (web/lib/query.ts): `signedInAt('/authentication/detail/x?tab=users')`.
  */
-export async function signedInAt(to: string) {
+export async function signedInAt(to: string, broker?: { version: string; edition: string }) {
   const [path, search] = to.split('?');
   reset(path);
   if (search) history.replaceState(null, '', `/?${search}#${path}`);
-  await saveUser({ username: 'admin', token: 'tok' });
+  await saveUser({ username: 'admin', token: 'tok', version: broker?.version });
   await restoreSession();
+  if (broker) session.edition = broker.edition;
 }
 
 /** Unmounts whatever is mounted (stops its timers and requests); call from `test.after`. */

@@ -11,6 +11,7 @@ import { clearSchemas, resolveRef, type SchemaDocument, type SchemaProp } from '
 import { CONNECTOR_TYPES, postComponent, typesIn, type Kind } from '../../web/features/integration/connectors/bridge.ts';
 import { schemaFields } from '../../web/ui/schemaFields.ts';
 import { buildTestApp, login as apiLogin } from '../helpers/simulator.ts';
+import { BODY_FIELDS, has } from '../../web/lib/broker.ts';
 import { byTest, cleanup, click, mount, route, signedInAt, text, type as type_, waitFor } from '../helpers/render.tsx';
 
 let app: FastifyInstance;
@@ -105,7 +106,9 @@ const nameOf = (type: string) => `f-${type.replace(/_/g, '-')}`;
 async function roundTrip(kind: Kind, schema: SchemaDocument, type: string, query = ''): Promise<string | null> {
   const component = postComponent(schema, kind, type)!;
   clearSchemas();
-  await signedInAt(`${ROUTE[kind]}/create?type=${type}${query}`);
+  // Signed in to the simulator's release: the body pruning follows it (on 6.2.2 an http action
+  // loses parameters.request_timeout, which that release refuses).
+  await signedInAt(`${ROUTE[kind]}/create?type=${type}${query}`, app.store.profile);
   sent.length = 0;
   await mount(<App />);
   const form = await waitFor(() => byTest(`${kind}-form`), 5000);
@@ -145,8 +148,11 @@ async function roundTrip(kind: Kind, schema: SchemaDocument, type: string, query
   } catch {
     problems.push(`${kind} ${type}: read back differs\n  sent ${JSON.stringify(redacted(body, secrets))}\n  read ${JSON.stringify(read)}`);
   }
-  // What the form filled went out.
-  for (const f of filled) {
+  // What the form filled went out, but for what the release refuses: /schemas is one document for
+  // every profile and still offers the http action's parameters.request_timeout on 6.2.2, which
+  // the body pruning (web/lib/broker.ts) leaves out there.
+  const refused = BODY_FIELDS.filter((rule) => rule.path.test(`/${kind}`) && (!rule.type || rule.type === type) && !has(rule.requires)).flatMap((rule) => rule.fields);
+  for (const f of filled.filter((name) => !refused.includes(name))) {
     const sentValue = f.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], body);
     if (sentValue === undefined || sentValue === '') problems.push(`${kind} ${type}: ${f} was filled but not sent`);
   }
@@ -193,7 +199,7 @@ test('picker types without a served form say that the broker offers no form', as
   const served = typesIn(doc, 'connectors');
   for (const kind of CONNECTOR_TYPES.filter((t) => !served.includes(t))) {
     clearSchemas();
-    await signedInAt(`/connector/create?type=${kind}`);
+    await signedInAt(`/connector/create?type=${kind}`, app.store.profile);
     await mount(<App />);
     await waitFor(() => text().includes('The broker offers no form for this type'), 5000);
     assert.not.ok(byTest('connectors-form'), kind);

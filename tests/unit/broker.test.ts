@@ -24,6 +24,21 @@ test('capabilities follow version and edition; an unknown version reads as the o
   assert.not.ok(has('schemaRegistry', { version: '5.8.9', edition: '' }));
 });
 
+test('5.9 on there is one edition: every Enterprise feature is on whatever the login calls it; MFA from 5.9, namespaces from 6.0', () => {
+  for (const edition of ['ee', 'ce', '']) {
+    assert.ok(has('license', { version: '5.10.4', edition }));
+    assert.ok(has('rbac', { version: '6.2.2', edition }));
+    assert.ok(has('openTelemetry', { version: '6.2.2', edition }));
+  }
+  assert.not.ok(has('dashboardMfa', ee58));
+  assert.ok(has('dashboardMfa', { version: '5.10.4', edition: 'ee' }));
+  assert.ok(has('listenerLimits', { version: '5.10.4', edition: 'ee' }));
+  assert.ok(has('globalLimiter', ee58));
+  assert.not.ok(has('globalLimiter', { version: '5.10.4', edition: 'ee' }));
+  assert.not.ok(has('namespaces', { version: '5.10.4', edition: 'ee' }));
+  assert.ok(has('namespaces', { version: '6.2.2', edition: 'ee' }));
+});
+
 test('bodies lose the fields the broker would refuse, and only on the paths that take them', () => {
   assert.equal(pruneBody('POST', '/authorization/sources', { type: 'built_in_database', max_rules: 100 }, ee55), { type: 'built_in_database' });
   assert.equal(pruneBody('POST', '/authorization/sources', { type: 'built_in_database', max_rules: 100 }, ee58), { type: 'built_in_database', max_rules: 100 });

@@ -1,26 +1,38 @@
 /**
  * The login page: username and password, the forgot-password hint, inline errors for bad
- * credentials and lockout, then the default-password prompt with Skip (spec part1 §2) for a
- * reserved user logged in with `public`. Returns to the page in `?to=` afterwards.
+ * credentials and lockout (with how long it lasts), then, where the broker asks for it (5.9 on),
+ * the MFA code step, whose first-time setup shows the secret as text and as a QR code (drawn by
+ * MfaQr.tsx, loaded only then); then the password prompt with Skip (spec part1 §2) for a reserved
+ * user logged in with `public` or a password that expires within a week. Returns to the page in
+ * `?to=` afterwards.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { ComponentType } from 'preact';
 import { useSnapshot } from 'valtio';
 import { ApiError } from '../lib/api.ts';
 import { continueBootForm, dropBootForm, readBootForm } from '../lib/bootForm.ts';
 import { handleError } from '../lib/errors.ts';
 import { t, type Locale } from '../lib/i18n.ts';
 import { currentSearch, navigate } from '../lib/navigation.ts';
-import { changePassword, clearSession, DEFAULT_PASSWORD, login, session } from '../lib/session.ts';
+import { changePassword, clearSession, login, session, type MfaPrompt } from '../lib/session.ts';
 import { settings, updateSettings } from '../lib/settings.ts';
-import { notSameAs, password, passwordRequired, sameAs, usernameRequired } from '../lib/rules.ts';
+import { notSameAs, password, passwordRequired, sameAs, usernameRequired, type Rule } from '../lib/rules.ts';
 import { Form } from '../ui/Form.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { loadShellStyles } from './shellStyles.ts';
 import type { FieldDecl } from '../ui/resource.ts';
 
+/** Authenticator apps paste codes with spaces ("123 456"); only the digits count. */
+const digits = (value: unknown) => String(value ?? '').replace(/\D/g, '');
+const sixDigits: Rule = (value) => (/^\d{6}$/.test(digits(value)) ? undefined : t('login.mfaCodeRule'));
+
 export const loginFields: FieldDecl[] = [
   { name: 'username', label: 'login.username', rules: [usernameRequired], autoComplete: 'username' },
   { name: 'password', label: 'login.password', kind: 'password', rules: [passwordRequired], autoComplete: 'current-password' },
+];
+
+const codeFields: FieldDecl[] = [
+  { name: 'code', label: 'login.mfaCode', rules: [sixDigits], autoComplete: 'one-time-code', inputMode: 'numeric' },
 ];
 
 /** New password and its confirmation, as the first-login prompt and the user menu ask them. */
@@ -31,8 +43,12 @@ export const changeFields: FieldDecl[] = [
 
 /** The sentence shown in the form for a refused sign-in the user can act on, else undefined. */
 export function loginProblem(error: unknown): string | undefined {
-  return error instanceof ApiError && ['BAD_USERNAME_OR_PWD', 'LOGIN_LOCKED', 'TOO_MANY_REQUESTS'].includes(error.code) ? t(`errors.${error.code}`) : undefined;
+  if (error instanceof ApiError && error.code === 'LOGIN_LOCKED') return t('login.locked');
+  return error instanceof ApiError && ['BAD_USERNAME_OR_PWD', 'TOO_MANY_REQUESTS'].includes(error.code) ? t(`errors.${error.code}`) : undefined;
 }
+
+/** A password with less than this left is offered for change at login. */
+const EXPIRY_PROMPT_SECONDS = 7 * 86_400;
 
 /** Where to go after login: `?to=` when it is an in-app path, else the overview. */
 function target(): string {
@@ -40,11 +56,25 @@ function target(): string {
   return to.startsWith('/') && !to.startsWith('//') && !to.startsWith('/login') ? to : '/dashboard/overview';
 }
 
+/** The QR code of the setup step, loaded only when a setup secret arrives. */
+function MfaQr(props: { uri: string }) {
+  const [Drawn, setDrawn] = useState<ComponentType<{ uri: string }> | null>(null);
+  useEffect(() => {
+    void import('./MfaQr.tsx').then((m) => setDrawn(() => m.MfaQr), () => undefined);
+  }, []);
+  return <div class="mfa-qr" role="img" aria-label={t('login.mfaQr')} data-test="mfa-qr">{Drawn && <Drawn uri={props.uri} />}</div>;
+}
+
 export function Login() {
   const { token, username } = useSnapshot(session);
   const { lang } = useSnapshot(settings);
-  const [phase, setPhase] = useState<'login' | 'change'>('login');
+  const [phase, setPhase] = useState<'login' | 'mfa' | 'change'>('login');
   const [problem, setProblem] = useState('');
+  // What the code step and the password prompt need of the first step.
+  const [entered, setEntered] = useState({ username: '', password: '' });
+  const [mfa, setMfa] = useState<MfaPrompt | null>(null);
+  const [hint, setHint] = useState('login.changeHint');
+  const [expiresIn, setExpiresIn] = useState(0);
   // Why the form shows again: the password was just changed, and the broker ended the login.
   const [notice, setNotice] = useState<{ text: string; username: string } | null>(null);
   // The form drawn into index.html, shown until now: this one takes its values, focus and submit.
@@ -67,34 +97,65 @@ export function Login() {
     idle(() => void import('./Shell.tsx').then((shell) => shell.warm(target()), () => undefined));
   }, []);
 
-  const onLogin = async (values: Record<string, unknown>) => {
+  const signIn = async (name: string, secret: string, code?: string) => {
     setProblem('');
     // The shell's stylesheet applies while the broker checks the password: it leaves the login
     // page as it looks (tests/e2e/login-load.test.ts), and the shell need not wait for it after.
     void loadShellStyles().catch(() => undefined);
     try {
-      const { promptPassword } = await login(String(values.username), String(values.password));
-      if (promptPassword) setPhase('change');
-      else {
+      const { promptPassword, expiresIn: left } = await login(name, secret, code);
+      if (left !== undefined && left < EXPIRY_PROMPT_SECONDS) {
+        setHint(left <= 0 ? 'login.expired' : 'login.expiresIn');
+        setExpiresIn(Math.max(1, Math.ceil(left / 86_400)));
+        setPhase('change');
+      } else if (promptPassword) {
+        setHint('login.changeHint');
+        setPhase('change');
+      } else {
         // The screen's requests start before its chunk is in (it was fetched while the form waited).
         await import('./Shell.tsx').then((shell) => shell.primeScreen(target()), () => undefined);
         await navigate(target(), { replace: true, force: true });
       }
     } catch (error) {
+      if (error instanceof ApiError && error.code === 'BAD_MFA_TOKEN' && error.body && typeof error.body === 'object') {
+        const prompt = (error.body as { message?: MfaPrompt }).message;
+        if (prompt && typeof prompt === 'object') {
+          // A setup secret, once given, stays on screen while the user tries codes.
+          setMfa((before) => ({ ...prompt, secret: prompt.secret ?? before?.secret }));
+          setPhase('mfa');
+          if (prompt.error === 'bad_mfa_token') setProblem(t('login.mfaWrong'));
+          return;
+        }
+      }
       const known = loginProblem(error);
       if (known) setProblem(known);
       else handleError(error);
     }
   };
 
+  const onLogin = async (values: Record<string, unknown>) => {
+    const next = { username: String(values.username), password: String(values.password) };
+    setEntered(next);
+    setMfa(null);
+    await signIn(next.username, next.password);
+  };
+
+  const onCode = (values: Record<string, unknown>) => signIn(entered.username, entered.password, digits(values.code));
+
   const onChange = async (values: Record<string, unknown>) => {
-    await changePassword(username, DEFAULT_PASSWORD, String(values.new_pwd));
+    await changePassword(username, entered.password, String(values.new_pwd));
     // The broker ends every login of a user whose password changes (emqx_dashboard_admin.erl
-    // change_password_hash/2): sign in again, with the sentence that says why, as from every path.
+    // change_password_hash/2): sign in again (a user with MFA with a code too), with the sentence
+    // that says why, as from every path.
     clearSession();
     setNotice({ text: t('reauth.passwordChanged'), username });
     setPhase('login');
   };
+
+  const setupUri = mfa?.secret
+    ? `otpauth://totp/${encodeURIComponent(`EMQX:${entered.username}`)}?secret=${mfa.secret}&issuer=EMQX`
+    : '';
+  const subtitle = phase === 'login' ? 'login.subtitle' : phase === 'mfa' ? 'login.mfaTitle' : hint;
 
   return (
     <main class="login-page" ref={page}>
@@ -109,9 +170,9 @@ export function Login() {
       <article class="login-card">
         <header>
           <h1>EMQX</h1>
-          <p class="muted">{t(phase === 'login' ? 'login.subtitle' : 'login.changeHint')}</p>
+          <p class="muted" data-test="login-subtitle">{t(subtitle, { days: expiresIn })}</p>
         </header>
-        {phase === 'login' ? (
+        {phase === 'login' && (
           <Form key={notice?.text} fields={loginFields} initial={notice ? { username: notice.username } : drawn?.values} submitText={t('login.submit')} onSubmit={onLogin} test="login-form">
             {notice && !problem && <p role="status" data-test="login-notice">{notice.text}</p>}
             {problem && <p class="field-error" role="alert" data-test="login-error">{problem}</p>}
@@ -120,10 +181,29 @@ export function Login() {
               <small>{t('login.forgotHint')}</small>
             </details>
           </Form>
-        ) : (
+        )}
+        {phase === 'mfa' && (
           <>
-            <h2>{t('login.changeTitle')}</h2>
-            <Form fields={changeFields} initial={{ old_pwd: DEFAULT_PASSWORD }} submitText={t('common.confirm')}
+            <p data-test="mfa-hint">{t(mfa?.secret ? 'login.mfaSetupHint' : 'login.mfaHint')}</p>
+            {mfa?.secret && (
+              <div class="mfa-setup">
+                <MfaQr uri={setupUri} />
+                <p>{t('login.mfaSecret')}: <code class="mfa-secret" data-test="mfa-secret">{mfa.secret.replace(/(.{4})(?=.)/g, '$1 ')}</code></p>
+              </div>
+            )}
+            <Form fields={codeFields} submitText={t('login.submit')} onSubmit={onCode} test="mfa-form">
+              {problem && <p class="field-error" role="alert" data-test="login-error">{problem}</p>}
+              <button type="button" class="secondary outline skip" data-test="mfa-back"
+                onClick={() => { setPhase('login'); setProblem(''); }}>
+                {t('common.back')}
+              </button>
+            </Form>
+          </>
+        )}
+        {phase === 'change' && (
+          <>
+            <h2>{t(hint === 'login.changeHint' ? 'login.changeTitle' : 'login.expiryTitle')}</h2>
+            <Form fields={changeFields} initial={{ old_pwd: entered.password }} submitText={t('common.confirm')}
               onSubmit={onChange} test="change-password-form">
               <button type="button" class="secondary outline skip" data-test="login-skip"
                 onClick={() => navigate(target(), { replace: true, force: true })}>

@@ -47,6 +47,18 @@ export const shellMessages = defineMessages({
   },
   'connection.tryNow': { zh: '立即重试', en: 'Try now' },
   'connection.back': { zh: 'Broker 已恢复响应，页面数据已刷新', en: 'The broker answers again; the screen has been refreshed' },
+  'header.releaseOne': { zh: 'EMQX {{version}}（单一版本）', en: 'EMQX {{version}} (one edition)' },
+  'header.releaseEe': { zh: 'EMQX 企业版 {{version}}', en: 'EMQX Enterprise {{version}}' },
+  'header.releaseCe': { zh: 'EMQX 开源版 {{version}}', en: 'EMQX {{version}} open source' },
+  'header.mfaEnable': { zh: '设置双因素认证', en: 'Set up two-factor authentication' },
+  'header.mfaDisable': { zh: '关闭双因素认证', en: 'Turn off two-factor authentication' },
+  'header.mfaEnableConfirm': {
+    zh: '将为您生成新的双因素认证密钥并退出登录。再次登录时，请用身份验证器应用扫描显示的二维码并输入验证码。继续？',
+    en: 'A new two-factor key is made for you and you are signed out. At the next sign-in, scan the QR code shown with an authenticator app and enter its code. Continue?',
+  },
+  'header.mfaDisableConfirm': { zh: '关闭后，登录只需密码。确认关闭双因素认证？', en: 'Signing in will then need only the password. Turn off two-factor authentication?' },
+  'header.mfaEnabled': { zh: '双因素认证已设置，请重新登录', en: 'Two-factor authentication is set up: sign in again' },
+  'header.mfaDisabled': { zh: '双因素认证已关闭', en: 'Two-factor authentication is off' },
   'notFound.title': { zh: '页面未找到', en: 'Page not found' },
   'notFound.back': { zh: '返回首页', en: 'Back to the overview' },
 });

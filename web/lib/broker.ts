@@ -4,7 +4,7 @@
  * `has('pluginSchema')`, never compare versions; request bodies lose the fields the broker
  * would refuse in one place (`pruneBody`, called by api.ts for every write).
  * It does not probe the broker: what a version serves comes from the tables below, checked
- * against the broker's source (tags v5.5.1 and v5.8.9, api/corrections.md).
+ * against the broker's source (tags v5.5.1, v5.8.9, e5.10.4 and 6.2.2, api/corrections.md).
  */
 import { setBodyFilter } from './api.ts';
 import { isEnterprise, session } from './session.ts';
@@ -34,6 +34,8 @@ interface Capability {
   enterprise?: boolean;
   /** From this version on only the Enterprise edition has it (it left the Community build). */
   enterpriseSince?: string;
+  /** First broker version that no longer has it. */
+  until?: string;
 }
 
 /** What differs between the supported brokers, by name. */
@@ -75,6 +77,22 @@ export const CAPABILITIES = {
   enterpriseBridges: { enterprise: true },
   /** `/opentelemetry`: emqx_opentelemetry is an Enterprise application in 5.8 (rebar.config.erl). */
   openTelemetry: { enterpriseSince: '5.8.0' },
+  /** One edition from 5.9 on: every Enterprise feature is there whatever the login's `edition`. */
+  singleEdition: { since: '5.9.0' },
+  /** Dashboard MFA (TOTP): `mfa_token` in `/login`, `/users/{u}/mfa`, `mfa` on users (emqx_dashboard_mfa.erl). */
+  dashboardMfa: { since: '5.9.0' },
+  /** `password_expire_in_seconds` in the login answer (`dashboard.password_expired_time`). */
+  passwordExpiry: { since: '5.9.0' },
+  /** API key and user `scopes`, `/api_key_scopes`, `/user_scopes`. */
+  scopes: { since: '5.9.0' },
+  /** The rate limits live on listeners and in the zone's MQTT limiter; `/configs/limiter` is gone. */
+  listenerLimits: { since: '5.9.0' },
+  /** The http action's `local_topic` and `parameters.request_timeout` (emqx_bridge_http_schema.erl: gone at 6.2.2). */
+  httpActionLocalTopic: { until: '6.0.0' },
+  /** `/configs/limiter`, the node-wide limiter of 5.5 to 5.8 (absent from the e5.10.4 endpoint index). */
+  globalLimiter: { until: '5.9.0' },
+  /** The `ns` (namespace) query parameter on rules, connectors, actions, sources, authn users, authz rules, traces. */
+  namespaces: { since: '6.0.0' },
 } satisfies Record<string, Capability>;
 
 export type CapabilityName = keyof typeof CAPABILITIES;
@@ -93,7 +111,8 @@ export interface BrokerProfile {
  * read as Community, so the console sends nothing a Community broker refuses (such as `role`)
  * and offers no screen it lacks; logging in again brings the Enterprise screens back.
  */
-const enterprise = (profile: BrokerProfile) => isEnterprise(profile.edition);
+const enterprise = (profile: BrokerProfile) =>
+  isEnterprise(profile.edition) || compareVersions(profile.version || OLDEST_VERSION, CAPABILITIES.singleEdition.since) >= 0;
 
 /** Whether the broker of `profile` (the logged-in one by default) has `name`. */
 export function has(name: CapabilityName, profile: BrokerProfile = session): boolean {
@@ -101,6 +120,7 @@ export function has(name: CapabilityName, profile: BrokerProfile = session): boo
   const version = profile.version || OLDEST_VERSION;
   if (cap.enterprise && !enterprise(profile)) return false;
   if (cap.enterpriseSince && !enterprise(profile) && compareVersions(version, cap.enterpriseSince) >= 0) return false;
+  if (cap.until && compareVersions(version, cap.until) >= 0) return false;
   return !cap.since || compareVersions(version, cap.since) >= 0;
 }
 
@@ -111,23 +131,48 @@ export function canWrite(profile: BrokerProfile = session): boolean {
 
 /**
  * Body fields a broker refuses (hocon `unknown_fields`) unless it has the capability, by the
- * paths that take them. `authentication` also matches gateway and listener authenticators.
+ * paths that take them; a dotted field is nested (`parameters.request_timeout`), and a rule with
+ * `type` applies to a connector, action or source of that type (named in the body or the id).
+ * `authentication` also matches gateway and listener authenticators.
  */
-export const BODY_FIELDS: { path: RegExp; fields: string[]; requires: CapabilityName }[] = [
+export const BODY_FIELDS: { path: RegExp; fields: string[]; requires: CapabilityName; type?: string }[] = [
   { path: /^\/authorization\/sources(\/built_in_database)?$/, fields: ['max_rules'], requires: 'authzMaxRules' },
   { path: /\/authentication(\/[^/]+)?$/, fields: ['disconnect_after_expire'], requires: 'jwtDisconnectAfterExpire' },
   { path: /\/authentication(\/[^/]+)?$/, fields: ['bootstrap_file', 'bootstrap_type'], requires: 'authnBootstrap' },
   { path: /^\/data\/export$/, fields: ['table_sets', 'root_keys'], requires: 'backupSelection' },
   { path: /^\/(users|api_key)(\/[^/]+)?$/, fields: ['role'], requires: 'rbac' },
+  { path: /^\/(users|api_key)(\/[^/]+)?$/, fields: ['scopes'], requires: 'scopes' },
+  { path: /^\/actions(\/[^/]+)?$/, fields: ['local_topic', 'parameters.request_timeout'], requires: 'httpActionLocalTopic', type: 'http' },
 ];
+
+type Body = Record<string, unknown>;
+const isBody = (v: unknown): v is Body => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Whether `body` holds the dotted `field`. */
+function holds(body: Body, field: string): boolean {
+  const [head, ...rest] = field.split('.');
+  if (!Object.hasOwn(body, head)) return false;
+  return rest.length === 0 || (isBody(body[head]) && holds(body[head], rest.join('.')));
+}
+
+/** A copy of `body` without the dotted `field` (the objects on its way copied, nothing else). */
+function without(body: Body, field: string): Body {
+  const [head, ...rest] = field.split('.');
+  const { [head]: inner, ...others } = body;
+  if (rest.length === 0) return others;
+  return { ...others, [head]: without(inner as Body, rest.join('.')) };
+}
 
 /** The body of `method path` without the fields this broker would refuse (a copy when any is dropped). */
 export function pruneBody(method: string, path: string, body: unknown, profile: BrokerProfile = session): unknown {
-  if (method === 'GET' || method === 'DELETE' || !body || typeof body !== 'object' || Array.isArray(body)) return body;
+  if (method === 'GET' || method === 'DELETE' || !isBody(body)) return body;
   const bare = '/' + path.replace(/^\//, '').split('?')[0];
-  const drop = BODY_FIELDS.filter((rule) => rule.path.test(bare) && !has(rule.requires, profile)).flatMap((rule) => rule.fields);
-  if (!drop.some((field) => field in body)) return body;
-  return Object.fromEntries(Object.entries(body).filter(([key]) => !drop.includes(key)));
+  // A connector, action or source names its type in the body (create) or in its id (`type:name`).
+  const id = decodeURIComponent(bare.split('/')[2] ?? '');
+  const type = typeof body.type === 'string' ? body.type : id.split(':')[0];
+  const drop = BODY_FIELDS.filter((rule) => rule.path.test(bare) && (!rule.type || rule.type === type) && !has(rule.requires, profile))
+    .flatMap((rule) => rule.fields);
+  return drop.filter((field) => holds(body, field)).reduce(without, body);
 }
 
 setBodyFilter(pruneBody);

@@ -79,6 +79,11 @@ export const codeMessages = defineMessages({
   // Spelled so by the broker (emqx_mgmt_api_trace.erl).
   'errors.INVALID_PARAMTER': { zh: '参数无效', en: 'A parameter is not valid' },
   'errors.BAD_MFA_TOKEN': { zh: '多因素认证码不正确', en: 'The multi-factor code is not correct' },
+  'errors.UNAUTHORIZED': { zh: '需要登录后操作', en: 'Sign in first' },
+  // emqx_dashboard_api.erl authorize_mfa_change/3 (5.9 on).
+  'errors.MFA_LOCKED': { zh: '管理员已限制此账户的双因素认证设置，需要 mfa_management 权限范围', en: 'An administrator restricted this account\'s two-factor settings: the mfa_management scope is needed' },
+  'errors.MFA_SELF_ONLY': { zh: '非管理员只能管理自己的双因素认证', en: 'Without the administrator role you may manage only your own two-factor authentication' },
+  'errors.MFA_MGMT_REQUIRED': { zh: '管理其他用户的双因素认证需要 mfa_management 权限范围', en: 'Managing another user\'s two-factor authentication needs the mfa_management scope' },
 });
 
 export const reasonMessages = defineMessages({

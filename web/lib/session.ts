@@ -26,6 +26,15 @@ interface LoginResponse {
   version: string;
   license?: { edition?: string };
   role?: string;
+  /** 5.9 on, with `dashboard.password_expired_time` set: seconds left (negative once past). */
+  password_expire_in_seconds?: number;
+}
+
+/** The `message` of a 401 BAD_MFA_TOKEN (emqx_dashboard_mfa.erl): `secret` only until the first code is verified. */
+export interface MfaPrompt {
+  mechanism: string;
+  error: 'missing_mfa_token' | 'bad_mfa_token';
+  secret?: string;
 }
 
 /** Loads the stored user (if any) into the store; call once before the first render. */
@@ -38,16 +47,18 @@ export async function restoreSession() {
 
 /**
  * Logs in and stores the token; resolves `{ promptPassword }`, true after a reserved user logged
- * in with the default password (the prompt is client side, as in EMQX 5.5).
+ * in with the default password (the prompt is client side, as in EMQX 5.5), and the seconds the
+ * password has left where the broker says. `mfaToken` goes only in answer to BAD_MFA_TOKEN, which
+ * only a broker with MFA sends.
  */
-export async function login(username: string, password: string) {
-  const res = await api.post<LoginResponse>('/login', { username, password });
+export async function login(username: string, password: string, mfaToken?: string) {
+  const res = await api.post<LoginResponse>('/login', { username, password, ...(mfaToken === undefined ? {} : { mfa_token: mfaToken }) });
   const edition = res.license?.edition ?? '';
   const role = res.role ?? '';
   Object.assign(session, { username, token: res.token, version: res.version ?? '', edition, role });
   writeSettings({ edition, role });
   await saveUser({ username, token: res.token, version: res.version });
-  return { promptPassword: password === DEFAULT_PASSWORD && RESERVED_USERS.includes(username) };
+  return { promptPassword: password === DEFAULT_PASSWORD && RESERVED_USERS.includes(username), expiresIn: res.password_expire_in_seconds };
 }
 
 /** Forgets the user, edition and role, and aborts every pending request (guard, expiry, logout). */

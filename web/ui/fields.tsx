@@ -39,6 +39,7 @@ const text = (type: 'text' | 'password') => (p: WidgetProps) => {
     value: String(p.value ?? ''),
     placeholder: p.field.placeholder,
     autoComplete: p.field.autoComplete ?? (type === 'password' ? 'new-password' : 'off'),
+    inputMode: p.field.inputMode,
     onInput: (e: Event) => p.onChange(inputValue(e)),
   };
   return type === 'password' ? <input {...attrs} type="password" /> : <input {...attrs} type="text" />;

@@ -33,6 +33,8 @@ export interface FieldDecl {
   /** i18n key of a help line under the field. */
   help?: string;
   autoComplete?: string;
+  /** The keyboard a phone shows for a text field (`numeric` for a one-time code). */
+  inputMode?: 'numeric' | 'decimal' | 'text';
   disabled?: boolean;
   /** Shown (and checked) only while this holds for the form's values, e.g. a date unless "never". */
   visible?: (values: Record<string, unknown>) => boolean;

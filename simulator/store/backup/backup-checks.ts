@@ -90,14 +90,23 @@ function mapOf(item: Check, name: (k: string) => boolean = () => true): Check {
 const object: Check = (v) => (isObj(v) ? null : 'must be an object');
 const named: Check = (v) => (isObj(v) && isStr(v.name) && v.name !== '' ? null : 'must be an object with a name');
 
+// Scope names of emqx_api_key_scopes.hrl (lower case and underscores; `$denied` is internal).
+const isScopes = (v: unknown) => Array.isArray(v) && v.length <= 64 && v.every((s) => isStr(s) && /^[a-z_$]{1,64}$/.test(s));
+
 const user: Check = (v) => {
   if (!isObj(v)) return 'must be an object';
   if (!isStr(v.username) || !USERNAME.test(v.username)) return `username must match ${USERNAME.source}`;
   if (!isStr(v.description) || v.description.length > 1000) return 'description must be a string of at most 1000 characters';
   if (!isStr(v.password_hash) || !PASSWORD_HASH.test(v.password_hash)) return 'password_hash is not a password hash';
   if (v.role !== undefined && !DASHBOARD_ROLES.includes(v.role as string)) return `role must be one of ${DASHBOARD_ROLES.join(', ')}`;
+  if (v.mfa_state !== undefined && v.mfa_state !== 'disabled' && !(isObj(v.mfa_state) && v.mfa_state.mechanism === 'totp' && isStr(v.mfa_state.secret) && /^[A-Z2-7]{16,128}$/.test(v.mfa_state.secret))) {
+    return 'mfa_state must be disabled or a TOTP secret';
+  }
+  if (v.admin_override !== undefined && v.admin_override !== 'mfa_required' && v.admin_override !== 'mfa_exempted') return 'admin_override must be mfa_required or mfa_exempted';
+  if (v.scopes !== undefined && !isScopes(v.scopes)) return 'scopes must be a list of scope names';
   return isTime(v.created_at) ? null : 'created_at must be a time';
 };
+
 
 const apiKey: Check = (v) => {
   if (!isObj(v)) return 'must be an object';
@@ -107,6 +116,7 @@ const apiKey: Check = (v) => {
   if (!isStr(v.desc) || typeof v.enable !== 'boolean') return 'desc and enable are required';
   if (v.expired_at !== null && !isTime(v.expired_at)) return 'expired_at must be a time or null';
   if (v.role !== undefined && !API_KEY_ROLES.includes(v.role as string)) return `role must be one of ${API_KEY_ROLES.join(', ')}`;
+  if (v.scopes !== undefined && !isScopes(v.scopes)) return 'scopes must be a list of scope names';
   return isTime(v.created_at) ? null : 'created_at must be a time';
 };
 

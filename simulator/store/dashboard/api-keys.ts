@@ -1,10 +1,11 @@
 // API keys (emqx_mgmt_auth): Basic `key:secret` credentials for scripts. The secret is shown once,
 // in the POST answer, and only its hash is kept (security.md S6). Limits and messages follow
-// emqx-api-part1 §4.
+// emqx-api-part1 §4; from 5.9 a key holds scopes (emqx_mgmt_api_api_keys.erl at e5.10.4).
 import { randomBytes } from 'node:crypto';
 import { apiError } from '../../plugins/errors.ts';
 import type { StoreContext } from '../context.ts';
 import { hashSecret, verifySecret } from './passwords.ts';
+import { apiKeyDefaultScopes, apiKeyScopesProblem } from './scopes.ts';
 import type { ApiKeyRecord, ApiKeyRole } from '../state.ts';
 import { rfc3339 } from '../../lib/time.ts';
 
@@ -21,6 +22,8 @@ export interface ApiKeyView {
   expired: boolean;
   /** RBAC (Enterprise); the profile leaves it out elsewhere. */
   role: ApiKeyRole;
+  /** 5.9 on; `unset` for a key made before scopes existed. */
+  scopes: string[] | 'unset';
 }
 
 export interface ApiKeyInput {
@@ -30,6 +33,8 @@ export interface ApiKeyInput {
   expired_at: number | null;
   /** emqx_mgmt_api_api_keys.erl: an omitted role is the default, administrator (create and update). */
   role?: ApiKeyRole;
+  /** Omitted: the role's scopes on create, the stored ones on update. */
+  scopes?: string[];
 }
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -68,7 +73,14 @@ export class ApiKeys {
       enable: record.enable,
       expired: this.isExpired(record),
       role: record.role ?? 'administrator',
+      scopes: record.scopes ?? 'unset',
     };
+  }
+
+  /** validate_scopes/2 of what the key will hold: 400 with the broker's sentence when refused. */
+  private checkScopes(role: ApiKeyRole, scopes: string[] | undefined): void {
+    const problem = scopes && apiKeyScopesProblem(role, scopes);
+    if (problem) throw apiError(400, 'BAD_REQUEST', problem);
   }
 
   list(): ApiKeyView[] {
@@ -85,6 +97,10 @@ export class ApiKeys {
     if (keys.some((k) => k.name === name)) throw apiError(400, 'BAD_REQUEST', 'name_already_existed');
     // EMQX prints this reason with its quotes.
     if (keys.length >= MAX_API_KEYS) throw apiError(400, 'BAD_REQUEST', '"Maximum number of ApiKeys reached."');
+    // api_key(post): the role's scopes when none are given, checked before anything is made.
+    const role = input.role ?? 'administrator';
+    const scopes = this.ctx.profile.feature('apiKeyScopes') ? input.scopes ?? apiKeyDefaultScopes(role) : undefined;
+    this.checkScopes(role, scopes);
     const secret = base62(randomBytes(32));
     const record: ApiKeyRecord = {
       name,
@@ -94,7 +110,8 @@ export class ApiKeys {
       enable: input.enable ?? true,
       expired_at: input.expired_at,
       created_at: this.ctx.clock.now(),
-      role: input.role ?? 'administrator',
+      role,
+      ...(scopes ? { scopes } : {}),
     };
     keys.push(record);
     await this.ctx.persist();
@@ -103,7 +120,12 @@ export class ApiKeys {
 
   /** Updates a key; an omitted `expired_at` resets it to infinity, as EMQX does. */
   async update(name: string, input: ApiKeyInput): Promise<ApiKeyView> {
+    const withScopes = this.ctx.profile.feature('apiKeyScopes');
+    // api_key_by_name(put): the scopes the key will hold (given, or kept) against the new role.
+    const kept = this.ctx.state.api_keys.find((k) => k.name === name)?.scopes;
+    if (withScopes) this.checkScopes(input.role ?? 'administrator', input.scopes ?? kept);
     const record = this.find(name);
+    if (withScopes && input.scopes !== undefined) record.scopes = input.scopes;
     if (input.desc !== undefined) record.desc = input.desc;
     if (input.enable !== undefined) record.enable = input.enable;
     record.expired_at = input.expired_at;
@@ -121,10 +143,10 @@ export class ApiKeys {
   }
 
   /** Checks Basic credentials: the key must exist, be enabled, unexpired, and the secret match. */
-  authenticate(apiKey: string, secret: string): { name: string; role: ApiKeyRole } | null {
+  authenticate(apiKey: string, secret: string): { name: string; role: ApiKeyRole; scopes?: string[] } | null {
     const record = this.ctx.state.api_keys.find((k) => k.api_key === apiKey);
     if (!record || !verifySecret(secret, record.secret_hash)) return null;
     if (!record.enable || this.isExpired(record)) return null;
-    return { name: record.name, role: record.role ?? 'administrator' };
+    return { name: record.name, role: record.role ?? 'administrator', scopes: record.scopes };
   }
 }

@@ -25,7 +25,7 @@ interface AuditEntry {
   http_method: string;
 }
 
-const audit: ResourceDecl<AuditEntry> = {
+export const audit: ResourceDecl<AuditEntry> = {
   name: 'audit',
   title: 'auditLog.title',
   rowKey: (a) => `${a.node} ${a.created_at} ${a.operation_id}`,

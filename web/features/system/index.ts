@@ -44,7 +44,7 @@ export const system: Feature = {
     { path: '/mqtt/retainer', title: 'config.retainer', load: screen('MqttPage'), parent: '/mqtt/general' },
     { path: '/mqtt/system-topic', title: 'config.systemTopic', load: screen('MqttPage'), parent: '/mqtt/general' },
     { path: '/log', title: 'config.log', load: screen('LogPage'), menu: { group: 'system', order: 30 } },
-    { path: '/limiter', title: 'config.limiter', load: screen('LimiterPage'), menu: { group: 'system', order: 35 } },
+    { path: '/limiter', title: 'config.limiter', load: screen('LimiterPage'), menu: { group: 'system', order: 35 }, requires: 'globalLimiter' },
     { path: '/monitoring/alarm-settings', title: 'config.monitoring', load: screen('MonitoringPage'), menu: { group: 'system', order: 40 } },
     { path: '/listener', title: 'listener.title', load: screen('ListenersPage'), menu: { group: 'system', order: 25 } },
     { path: '/listener/detail/:id', title: 'listener.detail', load: screen('ListenerDetail'), parent: '/listener' },

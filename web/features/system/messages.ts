@@ -4,6 +4,18 @@ import { defineMessages } from '../../lib/i18n.ts';
 export const messages = defineMessages({
   'users.username': { zh: '用户名', en: 'Username' },
   'users.description': { zh: '备注', en: 'Description' },
+  'users.mfa': { zh: '双因素认证', en: 'Two-factor' },
+  'users.mfaOn': { zh: '已启用 (TOTP)', en: 'On (TOTP)' },
+  'users.mfaOff': { zh: '未启用', en: 'Off' },
+  'users.mfaReset': { zh: '重置双因素认证', en: 'Reset two-factor' },
+  'users.mfaTurnOff': { zh: '关闭双因素认证', en: 'Turn off two-factor' },
+  'users.confirmMfaReset': {
+    zh: '为 {{key}} 生成新的双因素认证密钥？其当前会话将结束，下次登录时须重新设置身份验证器应用。',
+    en: 'Make a new two-factor key for {{key}}? Their sessions end and they set up their authenticator app again at the next sign-in.',
+  },
+  'users.confirmMfaOff': { zh: '关闭 {{key}} 的双因素认证？', en: 'Turn off two-factor authentication for {{key}}?' },
+  'users.mfaWasReset': { zh: '双因素认证已重置', en: 'Two-factor authentication reset' },
+  'users.mfaWasTurnedOff': { zh: '双因素认证已关闭', en: 'Two-factor authentication turned off' },
   'users.password': { zh: '密码', en: 'Password' },
   'users.confirmPassword': { zh: '确认密码', en: 'Confirm password' },
   'users.oldPassword': { zh: '旧密码', en: 'Old password' },

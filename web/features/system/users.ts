@@ -15,6 +15,8 @@ export interface User {
   username: string;
   description?: string;
   role?: string;
+  /** 5.9 on: `none` (never set up), `disabled` or `totp`. */
+  mfa?: string;
 }
 
 /** Dashboard roles of Enterprise RBAC (emqx_dashboard_rbac). */
@@ -36,6 +38,7 @@ export const users: ResourceDecl<User> = {
   columns: [
     { key: 'username', title: 'users.username' },
     { key: 'role', title: 'common.role', requires: 'rbac', text: (u) => (u.role ? t(`role.${u.role}`) : '—') },
+    { key: 'mfa', title: 'users.mfa', requires: 'dashboardMfa', text: (u) => t(u.mfa === 'totp' ? 'users.mfaOn' : 'users.mfaOff') },
     { key: 'description', title: 'users.description' },
   ],
   create: {
@@ -73,6 +76,18 @@ export const users: ResourceDecl<User> = {
         // The server revokes every token of that user: when it is us, sign in again over the screen, as from the user menu.
         after: (_, u) => void (u?.username === session.username && askSignIn('passwordChanged')),
       },
+    },
+    // emqx_dashboard_api.erl change_mfa/2: an administrator resets another user's MFA (a new key
+    // at their next sign-in, their sessions ended) or turns it off; the user's own is in the user menu.
+    {
+      key: 'mfaReset', label: 'users.mfaReset', when: (u) => has('dashboardMfa') && u.username !== session.username,
+      confirm: 'users.confirmMfaReset', success: 'users.mfaWasReset',
+      run: (u) => api.post(`${at(u)}/mfa`, { mechanism: 'totp' }),
+    },
+    {
+      key: 'mfaOff', label: 'users.mfaTurnOff', when: (u) => has('dashboardMfa') && u.mfa === 'totp' && u.username !== session.username,
+      confirm: 'users.confirmMfaOff', success: 'users.mfaWasTurnedOff',
+      run: (u) => api.del(`${at(u)}/mfa`),
     },
     {
       key: 'delete', label: 'common.delete', danger: true, when: deletable,

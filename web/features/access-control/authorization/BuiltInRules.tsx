@@ -17,7 +17,7 @@ import './messages.ts';
 const BASE = '/authorization/sources/built_in_database/rules';
 type Subject = Record<string, unknown> & { rules: AclRule[] };
 
-function declareSubjects(who: 'clients' | 'users'): ResourceDecl<Subject> {
+export function declareSubjects(who: 'clients' | 'users'): ResourceDecl<Subject> {
   const key = who === 'clients' ? 'clientid' : 'username';
   const name = `authz-${who}`;
   const save = (subject: string, rules: AclRule[]) =>

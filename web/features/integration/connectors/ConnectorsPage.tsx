@@ -23,7 +23,7 @@ export async function deleteConnector(row: Bridge) {
   }
 }
 
-const connectors: ResourceDecl<Bridge> = {
+export const connectors: ResourceDecl<Bridge> = {
   name: 'connectors',
   title: 'integration.connectors',
   rowKey: bridgeId,

@@ -13,7 +13,7 @@ import './messages.ts';
 
 export const flowLink = (id: string) => `/flow/${encodeURIComponent(id)}`;
 
-const flows: ResourceDecl<Rule> = {
+export const flows: ResourceDecl<Rule> = {
   name: 'flows',
   title: 'integration.flows',
   rowKey: (r) => r.id,

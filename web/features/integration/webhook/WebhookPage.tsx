@@ -17,7 +17,7 @@ function Switch({ w }: { w: Webhook }) {
     onClick={(e) => (e.preventDefault(), void toggle(!w.enable))} />;
 }
 
-const webhook: ResourceDecl<Webhook> = {
+export const webhook: ResourceDecl<Webhook> = {
   name: 'webhook',
   title: 'integration.webhook',
   rowKey: (w) => w.name,

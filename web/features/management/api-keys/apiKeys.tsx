@@ -24,7 +24,16 @@ export interface ApiKey {
   expired: boolean;
   /** Enterprise RBAC: administrator, viewer or publisher. */
   role?: string;
+  /** 5.9 on: the scopes it may reach, or `unset` for a key made before scopes (it reaches all). */
+  scopes?: string[] | 'unset';
 }
+
+/** The scopes an API key may hold (emqx_api_key_scopes.hrl at e5.10.4 and 6.2.2, GET /api_key_scopes). */
+export const API_KEY_SCOPES = ['connections', 'publish', 'data_integration', 'access_control', 'gateways', 'monitoring', 'cluster_operations', 'system', 'audit', 'license'];
+const knownScopes = (v: unknown) => {
+  const unknown = (Array.isArray(v) ? v : []).filter((s) => !API_KEY_SCOPES.includes(String(s)));
+  return unknown.length ? t('apiKeys.unknownScope', { scopes: unknown.join(', ') }) : undefined;
+};
 
 export type CreatedKey = ApiKey & { api_secret: string };
 
@@ -42,10 +51,13 @@ const common: FieldDecl[] = [
   { name: 'enable', label: 'apiKeys.enable', kind: 'switch' },
   { name: 'role', label: 'common.role', kind: 'select', requires: 'rbac',
     options: ['administrator', 'viewer', 'publisher'].map((value) => ({ value, label: `role.${value}` })) },
+  { name: 'scopes', label: 'apiKeys.scopes', kind: 'list', requires: 'scopes', rules: [knownScopes], help: 'apiKeys.scopesHelp' },
   { name: 'desc', label: 'apiKeys.desc', kind: 'textarea' },
 ];
+/** An empty list sends nothing: the role's scopes on create, the kept ones on edit (emqx_mgmt_api_api_keys.erl). */
+const scopesBody = (v: Record<string, unknown>) => (has('scopes') && Array.isArray(v.scopes) && v.scopes.length ? { scopes: v.scopes.map(String) } : {});
 const body = (v: Record<string, unknown>) =>
-  ({ desc: String(v.desc ?? ''), enable: Boolean(v.enable), expired_at: never(v) ? 'infinity' : String(v.expired_at), ...(has('rbac') ? { role: v.role || 'administrator' } : {}) });
+  ({ desc: String(v.desc ?? ''), enable: Boolean(v.enable), expired_at: never(v) ? 'infinity' : String(v.expired_at), ...(has('rbac') ? { role: v.role || 'administrator' } : {}), ...scopesBody(v) });
 
 /** The declaration; `onCreated` receives the POST answer, the one place the secret appears. */
 export function declareApiKeys(onCreated: (key: CreatedKey) => void): ResourceDecl<ApiKey> {
@@ -63,6 +75,7 @@ export function declareApiKeys(onCreated: (key: CreatedKey) => void): ResourceDe
       { key: 'expired_at', title: 'apiKeys.expiredAt', text: (k) => <Expires apiKey={k} /> },
       { key: 'created_at', title: 'apiKeys.createdAt', text: (k) => <span class="nowrap">{formatDateTime(k.created_at)}</span> },
       { key: 'role', title: 'common.role', requires: 'rbac', text: (k) => (k.role ? t(`role.${k.role}`) : '—') },
+      { key: 'scopes', title: 'apiKeys.scopes', requires: 'scopes', text: (k) => (Array.isArray(k.scopes) ? k.scopes.join(', ') || '—' : t('apiKeys.scopesAll')) },
       { key: 'desc', title: 'apiKeys.desc', optional: true },
     ],
     createLabel: 'apiKeys.create',
@@ -78,7 +91,7 @@ export function declareApiKeys(onCreated: (key: CreatedKey) => void): ResourceDe
         key: 'edit', label: 'common.edit',
         form: {
           title: 'apiKeys.edit', success: 'apiKeys.updated', fields: [...common.slice(0, 1), ...expiry, ...common.slice(1)],
-          initial: (k) => ({ enable: k!.enable, never: k!.expired_at === 'infinity', expired_at: k!.expired_at === 'infinity' ? '' : k!.expired_at, wasExpiry: k!.expired_at, desc: k!.desc, role: k!.role ?? 'administrator' }),
+          initial: (k) => ({ enable: k!.enable, never: k!.expired_at === 'infinity', expired_at: k!.expired_at === 'infinity' ? '' : k!.expired_at, wasExpiry: k!.expired_at, desc: k!.desc, role: k!.role ?? 'administrator', scopes: Array.isArray(k!.scopes) ? k!.scopes : [] }),
           submit: (v, k) => api.put(at(k!), body(v)),
         },
       },

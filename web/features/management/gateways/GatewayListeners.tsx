@@ -16,7 +16,7 @@ import { listenerBody, listenerFields, listenerValues, type Listener } from './l
 const idOf = (gateway: string, l: Listener) => l.id ?? `${gateway}:${l.type}:${l.name}`;
 const max = (value: unknown) => (value === 'infinity' || value === undefined ? '∞' : formatNumber(Number(value)));
 
-function declare(name: string, kind: GatewayKind): ResourceDecl<Listener> {
+export function declare(name: string, kind: GatewayKind): ResourceDecl<Listener> {
   const at = (l: Listener) => `/gateways/${name}/listeners/${encodeURIComponent(idOf(name, l))}`;
   const toggle = (enable: boolean) => (l: Listener) => api.put(at(l), listenerBody({ ...listenerValues(l), enable }, l));
   return {
