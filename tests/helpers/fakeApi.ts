@@ -12,13 +12,13 @@ export interface Call {
 }
 type Reply = { status?: number; body?: unknown; delay?: number } | ((call: Call) => { status?: number; body?: unknown; delay?: number });
 
-const SNAPSHOT = { body: { node: 'emqx@127.0.0.1', filename: 'emqx-export-2026-01-01-00-00-00.000.tar.gz' } };
-
-/** Not the snapshot a save takes first: the calls a test of the save itself looks at. */
-export const notSnapshot = (c: Call) => c.path !== '/data/export';
+const SNAPSHOT: { status?: number; body?: unknown; delay?: number } = { body: { node: 'emqx@127.0.0.1', filename: 'emqx-export-2026-01-01-00-00-00.000.tar.gz' } };
 
 export function fakeApi(routes: Record<string, Reply>) {
   const calls: Call[] = [];
+  // The snapshot a risky save takes first (ui/SnapshotFirst.tsx), when the test gives the export no
+  // route of its own: answered as the broker does, and kept apart from the save's own calls.
+  const snapshots: Call[] = [];
   const original = globalThis.fetch;
   globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input), location.href);
@@ -28,9 +28,9 @@ export function fakeApi(routes: Record<string, Reply>) {
       method, path, query: url.searchParams, headers: new Headers(init.headers),
       body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined, signal: init.signal,
     };
-    calls.push(call);
-    // Every risky save takes a snapshot first (ui/SnapshotFirst.tsx): the broker always has the export.
-    const route = routes[`${method} ${path}`] ?? (`${method} ${path}` === 'POST /data/export' ? SNAPSHOT : undefined);
+    const snapshot = `${method} ${path}` === 'POST /data/export' && !routes[`${method} ${path}`];
+    (snapshot ? snapshots : calls).push(call);
+    const route = snapshot ? SNAPSHOT : routes[`${method} ${path}`];
     const reply = typeof route === 'function' ? route(call) : route ?? { status: 404, body: { code: 'NOT_FOUND', message: 'Request Path Not Found' } };
     if (reply.delay) {
       await new Promise((resolve, reject) => {
@@ -42,7 +42,7 @@ export function fakeApi(routes: Record<string, Reply>) {
     const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
     return new Response(status === 204 ? null : text, { status, headers: { 'content-type': 'application/json' } });
   }) as typeof fetch;
-  return { calls, restore: () => (globalThis.fetch = original) };
+  return { calls, snapshots, restore: () => (globalThis.fetch = original) };
 }
 
 /** Resolves with the error a promise rejects with; fails the test if it resolves instead. */

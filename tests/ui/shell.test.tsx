@@ -30,7 +30,7 @@ test('the menu shows groups in specification order with only existing screens', 
   session.edition = 'ce';
   const sections = menu();
   assert.equal(sections.map((s) => s.group), ['monitoring', 'management', 'integration', 'diagnose', 'system']);
-  assert.equal(sections[4].items.map((s) => s.path), ['/basic-config', '/mqtt/general', '/listener', '/log', '/limiter', '/monitoring/alarm-settings', '/cluster', '/dashboard/nodes', '/settings']);
+  assert.equal(sections[4].items.map((s) => s.path), ['/basic-config', '/mqtt/general', '/listener', '/log', '/limiter', '/monitoring/alarm-settings', '/cluster', '/dashboard/nodes', '/config-history', '/settings']);
   // Spec part1 §2 lists Users under Management.
   assert.equal(breadcrumbs('/users').map((c) => c.title), ['menu.management', 'users.title']);
 });
@@ -53,7 +53,7 @@ test('Management gathers Access Control, Extensions and Advanced MQTT as titled 
   session.edition = 'ee';
   const management = menu().find((s) => s.group === 'management')!;
   assert.equal(management.entries.map((e) => (isSubGroup(e) ? `${e.sub}: ${e.items.map((i) => i.path).join(' ')}` : e.path)), [
-    'accessControl: /authentication /authorization', 'extensions: /gateway /exhook /plugins', '/schema-registry',
+    'accessControl: /authentication /authorization /access-check', 'extensions: /gateway /exhook /plugins', '/schema-registry',
     '/banned-clients', '/flapping-detect', 'advancedMqtt: /topic-rewrite /auto-sub /delayed-pub', '/backup', '/api-key', '/users',
   ]);
   assert.equal(breadcrumbs('/auto-sub').map((c) => c.title), ['menu.management', 'management.autoSubscribe']);
