@@ -6,12 +6,17 @@
 // only the rules that can match what the login page renders; the rest (shell-*.css) loads with
 // the logged-in shell; `--no-css-split` ships one stylesheet. index.html also carries the login
 // form drawn in both languages and the boot script that shows it before any module runs
-// (build/prerender.mjs).
+// (build/prerender.mjs). The generic modules that lazy parts share make one chunk, and the
+// Chinese texts of the lazy chunks one catalogue that a console in Chinese loads with the shell
+// (build/chunks.mjs, build/messages.mjs).
 import * as esbuild from 'esbuild';
 import { BUDGETS, isExempt, loginFiles } from './build/budgets.mjs';
 import { addSource, addThirdParty, emptyUsage, purgeCss, splitCss } from './build/css-purge.mjs';
 import { buildBoot, drawLoginForms } from './build/prerender.mjs';
+import { importGraph, sharedGenericChunk, staticClosure } from './build/chunks.mjs';
+import { zhCatalogue } from './build/messages.mjs';
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,10 +51,13 @@ function upToDate() {
 }
 
 /**
- * Third-party code that creates DOM the stylesheet may style (charts, the flow editor): the words
- * of its strings count as elements, classes and values, all its words as attribute names.
+ * Third-party code that creates DOM the stylesheet may style (charts, the flow editor), as it is
+ * bundled: the words of its strings count as elements, classes and values, all its words as
+ * attribute names. A folder stands for the .js files under it.
  */
-const THIRD_PARTY_UI = ['frappe-charts/dist/frappe-charts.min.umd.js', 'drawflow/dist/drawflow.min.js'];
+const THIRD_PARTY_UI = ['frappe-charts/src/js', 'drawflow/dist/drawflow.min.js'];
+/** Third-party code that ships only a UMD build (see umdAsModule). */
+const UMD_ONLY = ['drawflow/dist/drawflow.min.js'];
 /**
  * Pico selectors kept whatever the source scan says: state the browser or Pico's own markup
  * adds at run time. Add a pattern here rather than a marker in a component.
@@ -84,36 +92,26 @@ export function consoleUsage() {
   }
   for (const lib of THIRD_PARTY_UI) {
     const file = path.join(root, 'node_modules', lib);
-    if (existsSync(file)) addThirdParty(usage, readFileSync(file, 'utf8'));
+    if (!existsSync(file)) continue;
+    const files = statSync(file).isDirectory() ? sourceFiles(file).filter((f) => f.endsWith('.js')) : [file];
+    for (const f of files) addThirdParty(usage, readFileSync(f, 'utf8'));
   }
   return { usage, keyframes };
 }
+
+/**
+ * This build's import graph of web/ (build/chunks.mjs), read once however many plugins ask for
+ * it, and read again for the next build (watch mode).
+ */
+let graphRun = null;
+const currentGraph = () => (graphRun ??= importGraph(root));
 
 /**
  * The source files the login page's static import graph reaches (dynamic imports and stylesheets
  * left out): everything that can render before the logged-in shell loads.
  */
 async function loginSources() {
-  const result = await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: ['web/main.tsx'],
-    bundle: true,
-    write: false,
-    metafile: true,
-    format: 'esm',
-    outdir: out,
-    logLevel: 'silent',
-    alias: options.alias,
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    plugins: [{
-      name: 'static-graph',
-      setup(build) {
-        build.onResolve({ filter: /.*/ }, (args) => (args.kind === 'dynamic-import' || args.path.endsWith('.css') ? { path: args.path, external: true } : undefined));
-      },
-    }],
-  });
-  return Object.keys(result.metafile.inputs).filter((input) => input.startsWith('web/')).map((input) => path.join(root, input));
+  return [...staticClosure(await currentGraph(), 'web/main.tsx')].filter((input) => input.startsWith('web/')).map((input) => path.join(root, input));
 }
 
 /** What the login page can render: the usage of its static import graph. */
@@ -125,6 +123,7 @@ async function loginUsage() {
 
 const PICO = path.join(root, 'node_modules/@picocss/pico/css/pico.min.css');
 const APP_CSS = path.join(web, 'styles.css');
+
 
 /** What the split copied into the shell's stylesheet in the last build, for the size report. */
 const split = { copied: 0 };
@@ -178,6 +177,16 @@ const stylesheets = {
  */
 const mqttShims = path.join(web, 'shims/mqtt');
 const MQTT_ENTRY = path.join(mqttShims, 'mqtt.esm.js');
+/**
+ * The files whose logging calls go to the no-op `debug` stand-in (and readable-stream's no-op
+ * debuglog): mqtt.js's client and handlers (`this.log`, `client.log`, set from `debug` since the
+ * console passes no `log` option), its transports, mqtt-packet and readable-stream (`debug`).
+ */
+const MQTT_LOGGING = /[\\/]node_modules[\\/](?:mqtt[\\/]build|mqtt-packet|readable-stream[\\/]lib)[\\/].*\.js$/;
+/** A call of one of those loggers, as it starts in their source. */
+const LOG_CALL = /(?<![\w$.])(this\.log|client\.log|debug)\(/g;
+/** readable-stream's modules that mqtt.js never reaches, as its stream classes require them. */
+const STREAMS_LEFT_OUT = /^(\.\/from|\.\/duplexify|string_decoder\/)$/;
 /** mqtt.js's transports that a page cannot use: Node's, and the WeChat and Alipay mini-program sockets. */
 const MQTT_NODE_ONLY = /^\.\/(tcp|tls|socks|wx|ali)$/;
 const mqttOptions = {
@@ -202,6 +211,17 @@ const mqttOptions = {
     ws: path.join(mqttShims, 'empty.cjs'),
   },
   plugins: [{
+    // Each logging call marked pure: the minifier drops the call and its message text (about
+    // 150 of them, 2.5 KB gzip), keeping any argument that could have an effect. The calls did
+    // nothing: they reach the no-op logger.
+    name: 'mqtt-quiet-logs',
+    setup(build) {
+      build.onLoad({ filter: MQTT_LOGGING }, (args) => ({
+        contents: readFileSync(args.path, 'utf8').replace(LOG_CALL, '/* @__PURE__ */ $1('),
+        loader: 'js',
+      }));
+    },
+  }, {
     name: 'mqtt-node-only',
     setup(build) {
       const connectDir = /[\\/]node_modules[\\/]mqtt[\\/]build[\\/]lib[\\/]connect[\\/]/;
@@ -209,6 +229,14 @@ const mqttOptions = {
         connectDir.test(args.importer) ? { path: path.join(mqttShims, 'empty.cjs') } : undefined);
       // readable-stream's four classes, without its index (the file says why).
       build.onResolve({ filter: /^readable-stream$/ }, () => ({ path: path.join(mqttShims, 'readable-stream.cjs') }));
+      // mqtt-packet's parser keeps the bytes it has not parsed yet in bl's list, and uses it as a
+      // list only: the list without the stream bl wraps it in (BufferList.js, bl's own file).
+      build.onResolve({ filter: /^bl$/ }, (args) => (/[\\/]mqtt-packet[\\/]parser\.js$/.test(args.importer)
+        ? { path: path.join(path.dirname(createRequire(args.importer).resolve('bl')), 'BufferList.js') } : undefined));
+      // Nor Readable.from, Duplex.from and string decoding, which mqtt.js never reaches (left-out.cjs).
+      const streamsDir = /[\\/]node_modules[\\/]readable-stream[\\/]lib[\\/]internal[\\/]streams[\\/]/;
+      build.onResolve({ filter: STREAMS_LEFT_OUT }, (args) =>
+        streamsDir.test(args.importer) ? { path: path.join(mqttShims, 'left-out.cjs') } : undefined);
       // shared.js reads mqtt.js's version from its package.json: give it the version, not the file.
       build.onResolve({ filter: /^\.\.\/\.\.\/package\.json$/ }, (args) =>
         /[\\/]node_modules[\\/]mqtt[\\/]build[\\/]lib[\\/]shared\.js$/.test(args.importer)
@@ -250,19 +278,54 @@ const mqttBrowser = {
 };
 
 /**
- * The third-party UI libraries ship only UMD builds (frappe-charts' `browser` field names its
- * UMD). Bundled as CommonJS they bring esbuild's interop helpers, and those become a chunk that
- * every entry imports, the login page too (one more request before its form). Loaded as a module
- * instead: the UMD's CommonJS branch fills a local `module`, which is the default export.
+ * drawflow ships only a UMD build. Bundled as CommonJS it brings esbuild's interop helpers, and
+ * those become a chunk that every entry imports, the login page too (one more request before its
+ * form). Loaded as a module instead: the UMD's CommonJS branch fills a local `module`, which is
+ * the default export.
  */
 const umdAsModule = {
   name: 'umd-as-module',
   setup(build) {
-    const files = new Set(THIRD_PARTY_UI.map((file) => path.join(root, 'node_modules', file)));
+    const files = new Set(UMD_ONLY.map((file) => path.join(root, 'node_modules', file)));
     build.onLoad({ filter: /\.js$/ }, (args) => {
       if (!files.has(args.path)) return undefined;
       const source = readFileSync(args.path, 'utf8');
       return { contents: `var module = { exports: {} }, exports = module.exports;\n${source}\nexport default module.exports;\n`, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * The console's `import('frappe-charts')`: the line chart from the package's ES sources, without
+ * the other chart types (web/shims/frappe-charts.js says why). Only the bare name: the stand-in
+ * itself imports the package's files by path.
+ */
+const frappeLineChart = {
+  name: 'frappe-line-chart',
+  setup(build) {
+    build.onResolve({ filter: /^frappe-charts$/ }, () => ({ path: path.join(web, 'shims/frappe-charts.js') }));
+  },
+};
+
+/** The steps that rewrite web/ modules as they load: the shared generic chunk and the Chinese catalogue. */
+const shared = sharedGenericChunk();
+const catalogue = zhCatalogue({ root });
+const webSources = {
+  name: 'web-sources',
+  setup(build) {
+    build.onStart(async () => {
+      const graph = await currentGraph();
+      shared.start(graph);
+      catalogue.start(graph, staticClosure(graph, 'web/main.tsx'));
+    });
+    build.onResolve({ filter: /^shared-generic$/ }, () => ({ path: 'shared-generic', namespace: 'shared-generic' }));
+    build.onLoad({ filter: /.*/, namespace: 'shared-generic' }, () => ({ contents: shared.contents(), loader: 'js', resolveDir: root }));
+    build.onLoad({ filter: /\.tsx?$/ }, (args) => {
+      const file = path.relative(root, args.path).split(path.sep).join('/');
+      if (!file.startsWith('web/') || file.startsWith('web/shims/')) return undefined;
+      const source = readFileSync(args.path, 'utf8');
+      const code = shared.transform(file, catalogue.transform(file, source));
+      return code === source ? undefined : { contents: code, loader: path.extname(file).slice(1) };
     });
   },
 };
@@ -306,12 +369,15 @@ const options = {
   },
   plugins: [
     mqttBrowser,
+    frappeLineChart,
     umdAsModule,
     stylesheets,
+    webSources,
     {
       name: 'html',
       setup(build) {
         build.onEnd(async (result) => {
+          graphRun = null;
           if (result.errors.length === 0) await writeHtml(result.metafile);
         });
       },
@@ -406,6 +472,8 @@ export function report(metafile) {
   console.log(`largest lazy chunk gzip ${kb(sizes[largest]?.gzip ?? 0)} KB (budget ${BUDGETS.lazyChunk / 1024} KB)${largest ? ' ' + path.relative('dist', largest) : ''}`);
   console.log(`all chunks gzip         ${kb(total)} KB (budget ${BUDGETS.total / 1024} KB)`);
   console.log(cssPurge ? `Pico purge: ${purged.selectors} selectors, ${purged.keyframes} keyframes removed` : 'Pico purge: off');
+  console.log(`shared chunk: ${shared.report.modules.length} generic modules that two or more lazy parts use`);
+  console.log(`Chinese catalogue: ${catalogue.report.texts} texts of ${catalogue.report.calls} calls out of the lazy chunks`);
   console.log(cssSplit ? `CSS split: the shell's stylesheet repeats ${split.copied} selectors of the login page's to keep the cascade` : 'CSS split: off');
   const breaches = [];
   if (loginGzip > BUDGETS.login) breaches.push(`login page ${kb(loginGzip)} KB > ${BUDGETS.login / 1024} KB`);

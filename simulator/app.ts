@@ -1,7 +1,7 @@
 // The simulator as an app factory: buildApp() returns a Fastify instance with the store, the
 // Aedes broker, the plugins and every /api/v5 route registered, but never listens (main.ts does)
 // and is not yet ready, so a test may still add routes before `ready()` or `inject()`.
-import type { IncomingMessage } from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Aedes } from 'aedes';
@@ -35,6 +35,10 @@ import rules from './routes/rules.ts';
 import connectors from './routes/connectors.ts';
 import actions from './routes/actions.ts';
 import schemaRegistry from './routes/schema-registry.ts';
+import schemaValidation from './routes/schema-validation.ts';
+import messageTransformation from './routes/message-transformation.ts';
+import relup from './routes/relup.ts';
+import clusterLink from './routes/cluster-link.ts';
 import apiKeys from './routes/api-keys.ts';
 import autoSubscribe from './routes/auto-subscribe.ts';
 import clients from './routes/clients.ts';
@@ -103,6 +107,25 @@ export interface SimOptions {
   warn?: (message: string) => void;
   /** Move the state files of `dataDir` aside and start empty (`--reset-data`). Default false. */
   resetData?: boolean;
+  /**
+   * The address the simulator listens on (`--host`); listeners and gateway listeners created
+   * through the API may listen only there (security.md S28). Default `127.0.0.1`.
+   */
+  host?: string;
+  /**
+   * Proxies whose X-Forwarded-For is believed for a request's address (the audit log's
+   * `source_ip`, the login rate limit): Fastify's `trustProxy` — true, or addresses and CIDRs
+   * separated by commas. Default none: the socket's peer (security.md S27).
+   */
+  trustProxy?: boolean | string;
+  /**
+   * Deadlines of an HTTP request (security.md S25): its headers within `headersMs` (cowboy's
+   * `request_timeout`, 5 s), the whole request with its body within `requestMs` (60 s, cowboy's
+   * `idle_timeout`; cowboy also bounds each body read). A client past either is cut off with a 408.
+   */
+  httpTimeouts?: { headersMs?: number; requestMs?: number };
+  /** `cluster.name`, the name other clusters link to this one by (`--cluster-name`). Default `emqxcl`. */
+  clusterName?: string;
 }
 
 export interface RouteEntry {
@@ -159,6 +182,8 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
     monitorHistory: options.monitorHistory ?? demo,
     sampleIntervalMs: options.sampleIntervalMs ?? 10_000,
     license: options.license ?? {},
+    host: options.host ?? '127.0.0.1',
+    clusterName: options.clusterName ?? 'emqxcl',
     memory: {
       highWatermark: options.memoryHighWatermark ?? 1024 ** 3,
       usage: options.memoryUsage ?? (() => process.memoryUsage.rss()),
@@ -167,11 +192,20 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
   for (const node of options.downNodes ?? []) {
     if (!store.cluster.markDown(node)) throw new Error(`not a simulated node other than node 1: ${node}`);
   }
-  const broker = await createBroker(store);
+  const broker = await createBroker(store, options.warn ?? stderrWarn);
 
+  const requestMs = options.httpTimeouts?.requestMs ?? 60_000;
+  const headersMs = Math.min(options.httpTimeouts?.headersMs ?? 5_000, requestMs);
   const app = Fastify({
+    // Node checks the deadlines on an interval: often enough that a short test deadline holds.
+    serverFactory: (handler) => http.createServer({
+      requestTimeout: requestMs,
+      headersTimeout: headersMs,
+      connectionsCheckingInterval: Math.min(1000, headersMs),
+    }, handler),
     logger: options.logger ?? false,
     forceCloseConnections: true,
+    trustProxy: options.trustProxy ?? false,
     // Topics and client ids travel URL-encoded in one path segment (`a%2Fb`); topics may be long.
     routerOptions: { maxParamLength: 8192 },
     // A field the schema does not know is refused (hocon's unknown_fields), never silently dropped.
@@ -217,6 +251,7 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
       authentication, authorization, banned, zone,
       configs, configsHocon, schemas, errorCodes,
       rules, connectors, actions, schemaRegistry,
+      schemaValidation, messageTransformation, relup, clusterLink,
     ]) await api.register(routesOf);
   }, { prefix: API_PREFIX });
   // EMQX also answers the health check at the root, outside the API prefix.

@@ -4,12 +4,13 @@
 // everything else it says goes to stderr.
 import http from 'node:http';
 import net from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyServerOptions } from 'fastify';
 import { buildApp, type SimOptions } from './app.ts';
-import { createMqttWebSocket } from './broker/websocket.ts';
+import { keepServing } from './lib/process-net.ts';
+import { createMqttWebSocket, WEBSOCKET_DEFAULTS, type WebSocketSettings } from './broker/websocket.ts';
 import { listenerOfSocket, tagSocket, type ListenerHost } from './store/config/listeners.ts';
 import { DEFAULT_VERSION, VERSIONS, parseProfile, type Edition, type EmqxVersion } from './store/profile.ts';
 
@@ -123,13 +124,19 @@ export async function start(flags: StartFlags = {}): Promise<Started> {
   const host = flags.host ?? '127.0.0.1';
   const app = await buildApp({
     ...flags.app,
+    host,
     dataDir: flags.dataDir === undefined ? './data' : flags.dataDir,
     seed: flags.seed ?? 'demo',
     nodes: flags.nodes ?? 3,
     logger: flags.logger ?? false,
   });
 
-  const mqttWs = createMqttWebSocket((stream, req) => app.acceptMqtt(stream, req));
+  // The ws listener that accepted the socket; the console's port speaks as ws:default does.
+  const mqttWs = createMqttWebSocket((stream, req) => app.acceptMqtt(stream, req), (req) => {
+    const id = listenerOfSocket(req.socket as Socket);
+    const config = app.store.listeners.detail(id ?? 'ws:default')?.websocket as Partial<WebSocketSettings> | undefined;
+    return { settings: { ...WEBSOCKET_DEFAULTS, ...config }, sameOriginOnly: id === undefined };
+  });
   app.server.on('upgrade', mqttWs.handleUpgrade);
   const listeners = listenerHost(app, mqttWs);
 
@@ -173,6 +180,10 @@ const USAGE = `Usage: node --import tsx/esm simulator/main.ts [flags]
   --down-node NAME  start with simulated node NAME down (repeatable), e.g. emqx@node2
   --reset-data      move the state files of --data-dir aside (kept as
                     state.json.reset-<time>) and start with an empty state
+  --trust-proxy A   believe X-Forwarded-For from these proxies (addresses or
+                    CIDRs, comma-separated) for the audit log's source_ip and the
+                    login rate limit (default: none; the socket's peer counts)
+  --cluster-name N  cluster.name, which clusters linking to this one use (default emqxcl)
   --emqx-version V  the broker release to be: ${VERSIONS.join(', ')} (default ${DEFAULT_VERSION})
   --edition E       ee (Enterprise) or ce (Community, 5.5.1 and 5.8.9 only; from 5.9
                     on EMQX ships one Enterprise edition) (default ee)
@@ -231,6 +242,8 @@ export function parseFlags(argv: readonly string[]): StartFlags & { logLevel: st
         flags.app = { ...flags.app, edition: value as Edition };
         break;
       case '--console-dir': flags.app = { ...flags.app, staticDir: value }; break;
+      case '--trust-proxy': flags.app = { ...flags.app, trustProxy: value }; break;
+      case '--cluster-name': flags.app = { ...flags.app, clusterName: value }; break;
       case '--down-node': flags.app = { ...flags.app, downNodes: [...(flags.app?.downNodes ?? []), value] }; break;
       default: fail(`unknown flag ${flag}`);
     }
@@ -280,6 +293,7 @@ function startedMessage(host: string, ports: Started['ports'], dataDir: string |
 
 async function main(): Promise<void> {
   const { logLevel, ...flags } = parseFlags(process.argv.slice(2));
+  keepServing((line) => process.stderr.write(`${line}\n`));
   const started = await start({ ...flags, logger: logOptions(logLevel) });
   process.stdout.write(`${JSON.stringify(started.ports)}\n`);
   process.stderr.write(startedMessage(flags.host ?? '127.0.0.1', started.ports, flags.dataDir === undefined ? './data' : flags.dataDir));

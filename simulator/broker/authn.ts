@@ -10,6 +10,7 @@ import type { AuthnConfig } from '../store/access/authn.ts';
 import { callHttp } from '../store/access/auth-http.ts';
 import { checkJwt } from '../store/access/jwt.ts';
 import { plainAddress } from '../store/messaging/mqtt.ts';
+import { connectionFault } from './hooks.ts';
 
 export interface ClientAuth {
   superuser: boolean;
@@ -54,7 +55,7 @@ async function ask(store: Store, config: AuthnConfig, vars: { clientid: string; 
     case 'password_based:built_in_database': {
       const userId = config.user_id_type === 'clientid' ? vars.clientid : vars.username;
       if (!userId) return { result: 'ignore' };
-      const found = store.authn.checkUser(config, userId, vars.password ?? '');
+      const found = await store.authn.checkUser(config, userId, vars.password ?? '');
       if (!found) return { result: 'ignore' };
       return found.ok ? { result: 'allow', superuser: found.superuser } : { result: 'deny' };
     }
@@ -121,7 +122,7 @@ export function installAuthn(broker: Aedes, store: Store): void {
       })().then(
         (refusal) => (refusal ? done(refusal, false) : done(null, true)),
         () => done(refuse(5, 'not authorized'), false),
-      );
+      ).catch((err: unknown) => connectionFault(broker, client, err));
     });
   };
 }

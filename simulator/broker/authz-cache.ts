@@ -10,7 +10,7 @@ import type { Aedes, Client, Subscription } from 'aedes';
 import type { Store } from '../store/index.ts';
 import { topicMatches } from '../lib/topic.ts';
 import type { AuthzSettings } from '../store/access/authz.ts';
-import { decidePublish, droppedPackets, NotAuthorized } from './authz.ts';
+import { authorizationTopic, decidePublish, droppedPackets, NotAuthorized } from './authz.ts';
 import { aedesVerdict, brokerHooks, type Verdict } from './hooks.ts';
 import { RC_NOT_AUTHORIZED } from './reason-codes.ts';
 
@@ -73,15 +73,21 @@ export function installAuthzCache(broker: Aedes, store: Store): void {
     return true;
   }
 
-  // The cache key: a publish decision under its topic (no string is built per message), a
-  // subscribe decision under the topic behind a NUL, which no valid topic contains.
-  const keyOf = (access: AuthzCacheEntry['access'], topic: string) => (access === 'publish' ? topic : `\u0000${topic}`);
+  // The cache key is the action with its QoS and retain flag and the topic, as emqx_authz_cache.erl
+  // (v5.5.1) cache_k({PubSub, Topic}) keys it: a decision for a retained or QoS 2 publish is not
+  // one for a plain QoS 0 publish. A QoS 0 publish without retain is keyed by its topic alone (no
+  // string built for the common message); the others behind a control character no valid topic
+  // holds: publish \u0001, subscribe \u0000, then the QoS (and the retain flag).
+  const keyOf = (access: AuthzCacheEntry['access'], topic: string, qos: number, retain: boolean) => {
+    if (access === 'subscribe') return `\u0000${qos}${topic}`;
+    return qos === 0 && !retain ? topic : `\u0001${qos}${retain ? 1 : 0}${topic}`;
+  };
 
   // The cached decision, if a fresh one exists.
-  function lookup(client: Client, access: AuthzCacheEntry['access'], topic: string): AuthzCacheEntry | undefined {
+  function lookup(client: Client, access: AuthzCacheEntry['access'], topic: string, qos: number, retain: boolean): AuthzCacheEntry | undefined {
     metrics['client.authorize']++;
     if (!cacheable(topic)) return undefined;
-    const entry = caches.get(client)?.get(keyOf(access, topic));
+    const entry = caches.get(client)?.get(keyOf(access, topic, qos, retain));
     if (entry && entry.access === access && clock.now() - entry.updated_time < ttl) {
       metrics['authorization.cache_hit']++;
       return entry;
@@ -90,7 +96,7 @@ export function installAuthzCache(broker: Aedes, store: Store): void {
     return undefined;
   }
 
-  function remember(client: Client, access: AuthzCacheEntry['access'], topic: string, allowed: boolean): void {
+  function remember(client: Client, access: AuthzCacheEntry['access'], topic: string, qos: number, retain: boolean, allowed: boolean): void {
     metrics[allowed ? 'authorization.allow' : 'authorization.deny']++;
     if (!cacheable(topic)) return;
     let cache = caches.get(client);
@@ -98,7 +104,7 @@ export function installAuthzCache(broker: Aedes, store: Store): void {
       cache = new Map();
       caches.set(client, cache);
     }
-    const key = keyOf(access, topic);
+    const key = keyOf(access, topic, qos, retain);
     cache.delete(key);
     while (cache.size >= maxSize) cache.delete(cache.keys().next().value as string);
     cache.set(key, { access, result: allowed ? 'allow' : 'deny', topic, updated_time: clock.now() });
@@ -115,21 +121,30 @@ export function installAuthzCache(broker: Aedes, store: Store): void {
   brokerHooks(broker).decide((client, packet) => {
     // Messages the broker publishes itself (wills aside) are not authorized in EMQX either.
     if (!client) return aedesVerdict(client, packet);
-    const cached = lookup(client, 'publish', packet.topic);
+    const topic = authorizationTopic(packet.topic, 'publish');
+    if (topic === null) {
+      metrics['client.authorize']++;
+      metrics['authorization.deny']++;
+      return denyPublish(packet);
+    }
+    const qos = packet.qos ?? 0;
+    const retain = packet.retain ?? false;
+    const cached = lookup(client, 'publish', topic, qos, retain);
     if (cached) {
       const allowed = cached.result === 'allow';
       metrics[allowed ? 'authorization.allow' : 'authorization.deny']++;
       return allowed ? null : denyPublish(packet);
     }
-    return decidePublish(store, client, packet).then((err) => {
-      remember(client, 'publish', packet.topic, !err);
+    return decidePublish(store, client, packet, topic).then((err) => {
+      remember(client, 'publish', topic, qos, retain, !err);
       return err ? denyPublish(packet) : null;
     });
   });
 
   const authorizeSubscribe = broker.authorizeSubscribe;
   broker.authorizeSubscribe = (client, sub, callback) => {
-    const cached = lookup(client, 'subscribe', sub.topic);
+    const topic = authorizationTopic(sub.topic, 'subscribe') ?? sub.topic;
+    const cached = lookup(client, 'subscribe', topic, sub.qos ?? 0, false);
     if (cached) {
       metrics[cached.result === 'allow' ? 'authorization.allow' : 'authorization.deny']++;
       // A refused filter is granted 0x80 [MQTT-3.9.3-2].
@@ -137,7 +152,7 @@ export function installAuthzCache(broker: Aedes, store: Store): void {
       return;
     }
     authorizeSubscribe.call(broker, client, sub, (err, granted) => {
-      remember(client, 'subscribe', sub.topic, !err && !!granted);
+      remember(client, 'subscribe', topic, sub.qos ?? 0, false, !err && !!granted);
       callback(err, granted);
     });
   };

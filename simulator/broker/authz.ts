@@ -10,7 +10,8 @@ import { callHttp } from '../store/access/auth-http.ts';
 import type { Store } from '../store/index.ts';
 import { clientAuth, peerhost } from './authn.ts';
 import { connectInfo } from './connect.ts';
-import { brokerHooks } from './hooks.ts';
+import { brokerHooks, connectionFault } from './hooks.ts';
+import { parseShare } from '../lib/topic.ts';
 import { apiMade } from './sessions.ts';
 
 /** Packets whose publish was denied with deny_action = ignore: accepted, acknowledged, dropped. */
@@ -78,9 +79,23 @@ export async function authorize(store: Store, client: Client, req: AuthzRequest)
   return store.authz.settings().no_match;
 }
 
-/** The decision on one PUBLISH of a connected client: null allows, NotAuthorized refuses. */
-export function decidePublish(store: Store, client: Client, packet: PublishPacket): Promise<NotAuthorized | null> {
-  return authorize(store, client, { action: 'publish', topic: packet.topic, qos: packet.qos ?? 0, retain: packet.retain ?? false })
+/**
+ * The topic a request is authorized on, or null when it is refused outright. A subscription to
+ * `$share/{group}/{filter}` or `$queue/{filter}` is authorized on its filter (emqx_channel.erl
+ * v5.5.1 do_check_sub_authzs, emqx_topic:get_shared_real_topic); a `$delayed/{seconds}/{topic}` on
+ * its topic, and one without a topic is denied (emqx_access_control.erl authorize/3). The same
+ * at v5.8.9 and 6.2.2. The authorization cache keeps the decision under this topic too.
+ */
+export function authorizationTopic(topic: string, action: 'publish' | 'subscribe'): string | null {
+  const real = action === 'subscribe' ? parseShare(topic)?.topic ?? topic : topic;
+  if (!real.startsWith('$delayed/')) return real;
+  const slash = real.indexOf('/', 9);
+  return slash < 0 ? null : real.slice(slash + 1);
+}
+
+/** The decision on one PUBLISH of a connected client to `topic` (its authorization topic): null allows, NotAuthorized refuses. */
+export function decidePublish(store: Store, client: Client, packet: PublishPacket, topic: string): Promise<NotAuthorized | null> {
+  return authorize(store, client, { action: 'publish', topic, qos: packet.qos ?? 0, retain: packet.retain ?? false })
     .then((d) => (d === 'allow' ? null : new NotAuthorized()), () => new NotAuthorized());
 }
 
@@ -95,8 +110,14 @@ export function installAuthz(broker: Aedes, store: Store): void {
       callback(null, sub);
       return;
     }
-    authorize(store, client, { action: 'subscribe', topic: sub.topic, qos: sub.qos ?? 0, retain: false })
-      .then((d) => callback(null, d === 'allow' ? sub : null), () => callback(null, null));
+    const topic = authorizationTopic(sub.topic, 'subscribe');
+    if (topic === null) {
+      callback(null, null);
+      return;
+    }
+    authorize(store, client, { action: 'subscribe', topic, qos: sub.qos ?? 0, retain: false })
+      .then((d) => callback(null, d === 'allow' ? sub : null), () => callback(null, null))
+      .catch((err: unknown) => connectionFault(broker, client, err));
   };
 
   // Denied publishes that are ignored never reach subscribers (nor the retained store).

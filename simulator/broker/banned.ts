@@ -1,11 +1,15 @@
 // Banned clients on real connections: a CONNECT whose client id, username or peer address is
-// banned gets CONNACK 5 (not authorized) before any authenticator is asked, and a new ban kicks
-// the matching clients that are connected now.
-import type { Aedes } from 'aedes';
+// banned gets CONNACK 5 (not authorized; MQTT 5: 0x8A Banned, emqx_channel.erl check_banned at
+// v5.5.1 and e5.8.9) before any authenticator is asked, and a new ban kicks the matching clients
+// that are connected now.
+import type { Aedes, Client } from 'aedes';
 import type { BanRecord } from '../store/access/banned.ts';
 import type { Store } from '../store/index.ts';
 import type { Bridge } from './bridge.ts';
 import { peerhost, refuse, undoAnonymous } from './authn.ts';
+
+/** Clients refused because they are banned: their MQTT 5 CONNACK says 0x8A (mqtt5.ts). */
+export const bannedClients = new WeakSet<Client>();
 
 /** Wraps the authenticate hook: the earlier checks first, then the banned list. */
 export function installBanned(broker: Aedes, store: Store): void {
@@ -18,6 +22,7 @@ export function installBanned(broker: Aedes, store: Store): void {
       }
       if (store.banned.check({ clientid: client.id, username: username ?? null, peerhost: peerhost(client) })) {
         undoAnonymous(store);
+        bannedClients.add(client);
         done(refuse(5, 'banned'), false);
         return;
       }

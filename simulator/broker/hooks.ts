@@ -3,6 +3,13 @@
 // functions the modules register, in the order of the table below (as EMQX orders its hooks by
 // priority). No wrapper is nested in another and no closure is made per message, so a module
 // whose feature is off costs one cheap check at the start of its step.
+//
+// Two things EMQX has from its process per connection are kept here too. A connection's messages
+// are routed in the order its PUBLISH packets arrived (emqx_channel handles one packet after the
+// other; Aedes handles a batch at once and QoS 1/2 take more turns than QoS 0, and an
+// authorization asked of a source more than a cached one). And a fault in one connection's packet
+// handling closes that connection and nothing else (emqx_connection.erl process_msg ends that
+// process): it is logged once and counted (connectionFaults).
 import type { Aedes, Client, PublishPacket } from 'aedes';
 
 /** The answer of publish authorization: null allows, an error refuses. */
@@ -61,13 +68,15 @@ const ORDER = {
   // Inner to outer as the modules used to wrap: zone caps before the decision.
   guard: ['mqtt-limits'],
   after: ['mqtt-limits', 'rule-engine', 'mqtt5'],
-  // emqx_hooks message.publish priorities: receive time first, rewrite (980), delayed (860),
-  // then the drop of denied (ignored) messages right before routing.
-  message: ['slow-subs', 'rewrite', 'delayed', 'authz'],
+  // A denied (ignored) message is dropped first: in EMQX it never reaches emqx_broker:publish
+  // (emqx_channel process_publish). Then the emqx_hooks message.publish priorities: receive time,
+  // rewrite (980), cluster link (950), schema validation (945), message transformation (943),
+  // delayed (860).
+  message: ['authz', 'slow-subs', 'rewrite', 'cluster-link', 'schema-validation', 'message-transformation', 'delayed'],
   // The metrics count the delivery first; the rule engine reuses the packet id the slow
   // subscriptions tap assigns; the trace logs the final packet.
   forward: ['metrics', 'topic-metrics', 'slow-subs', 'shared-subs', 'rule-engine', 'trace'],
-  published: ['sessions', 'metrics', 'topic-metrics', 'rule-engine'],
+  published: ['sessions', 'metrics', 'topic-metrics', 'rule-engine', 'cluster-link'],
   // Received packets: `received` steps see them before Aedes (rewrite changes UNSUBSCRIBE
   // topics), `packet` steps after.
   received: ['mqtt-limits', 'rewrite', 'shared-subs', 'mqtt5'],
@@ -115,6 +124,7 @@ type PacketListener = (this: unknown, packet: ParsedPacket) => void;
 
 interface ParsingClient {
   _parser?: {
+    parse(bytes: Buffer): number;
     on(event: 'packet', listener: PacketListener): void;
     listeners(event: 'packet'): PacketListener[];
     removeAllListeners(event: 'packet'): void;
@@ -124,6 +134,118 @@ interface ParsingClient {
 type AedesPublish = (this: Aedes, packet: PublishPacket, client: Client | null, done?: Done) => void;
 
 const hooksOf = new WeakMap<Aedes, Hooks>();
+
+// ---- Faults ----------------------------------------------------------------------------------
+
+interface FaultingClient {
+  broker: Aedes;
+  id: string | null;
+  conn: { destroy(): void; remoteAddress?: string; remotePort?: number };
+  req?: { socket: { remoteAddress?: string; remotePort?: number } };
+  close(): void;
+}
+
+const faultCounts = new WeakMap<Aedes, number>();
+const faulted = new WeakSet<object>();
+const faultLogs = new WeakMap<Aedes, (line: string) => void>();
+
+/** How many connections this broker closed over a fault in their packet handling. */
+export function connectionFaults(broker: Aedes): number {
+  return faultCounts.get(broker) ?? 0;
+}
+
+/** Where this broker's fault lines go (stderr unless told). */
+export function logFaultsTo(broker: Aedes, log: (line: string) => void): void {
+  faultLogs.set(broker, log);
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}
+
+/**
+ * A connection's packet handling failed: the connection is closed without a DISCONNECT, as the
+ * socket of a crashed EMQX channel process is (emqx_connection.erl v5.5.1 terminate), with its
+ * will published; one line is logged and the fault counted. Later faults of the same connection
+ * add nothing. `client` null: a message the broker publishes itself failed; only logged.
+ */
+export function connectionFault(broker: Aedes, client: Client | null, err: unknown): void {
+  const log = faultLogs.get(broker) ?? ((line: string) => process.stderr.write(`${line}\n`));
+  if (client === null) {
+    log(`mqtt: a message the broker published itself failed: ${describe(err)}`);
+    return;
+  }
+  if (faulted.has(client)) return;
+  faulted.add(client);
+  const n = connectionFaults(broker) + 1;
+  faultCounts.set(broker, n);
+  const c = client as unknown as FaultingClient;
+  const peer = c.req?.socket ?? c.conn;
+  log(`mqtt: closed the connection of client ${c.id ?? '(no CONNECT yet)'} from ${peer.remoteAddress ?? '?'}:${peer.remotePort ?? '?'} `
+    + `after a fault in its packet handling (${n} so far): ${describe(err)}`);
+  try {
+    c.close();
+  } catch {
+    c.conn.destroy();
+  }
+}
+
+// ---- One publisher's order -------------------------------------------------------------------
+
+/** On a parsed PUBLISH: its place among the publishes of its connection. */
+const SEQ = Symbol('publish order');
+
+type Sequenced = { [SEQ]?: number };
+
+/** The publishes of one connection not yet routed (emitted to the subscribers) or given up. */
+interface PublishOrder {
+  /** The place the next PUBLISH to arrive takes. */
+  next: number;
+  /** The earliest place not settled yet. */
+  head: number;
+  /** Settled places after the head. */
+  settled: Set<number>;
+  /** Messages that reached routing before an earlier one: their route, by place. */
+  held: Map<number, () => void>;
+  closed: boolean;
+}
+
+const orders = new WeakMap<Client, PublishOrder>();
+
+function settle(order: PublishOrder, seq: number): void {
+  if (seq < order.head || order.settled.has(seq)) return;
+  if (seq !== order.head) {
+    order.settled.add(seq);
+    return;
+  }
+  order.head++;
+  for (;;) {
+    if (order.settled.delete(order.head)) {
+      order.head++;
+      continue;
+    }
+    const route = order.held.get(order.head);
+    if (route === undefined) return;
+    order.held.delete(order.head);
+    order.head++;
+    route();
+  }
+}
+
+/** A PUBLISH of `client` will not be routed (a duplicate QoS 2 id, refused): later ones need not wait for it. */
+export function publishGivenUp(client: Client, packet: object): void {
+  const seq = (packet as Sequenced)[SEQ];
+  const order = orders.get(client);
+  if (seq !== undefined && order) settle(order, seq);
+}
+
+/** The connection closed: what it published is routed in order, nothing waits any more. */
+function releaseAll(order: PublishOrder): void {
+  order.closed = true;
+  const held = [...order.held.entries()].sort((a, b) => a[0] - b[0]);
+  order.held.clear();
+  for (const [, route] of held) route();
+}
 
 /** Aedes' own publish authorization: only `$SYS/` topics are refused. */
 export function aedesVerdict(_client: Client | null, packet: PublishPacket): Verdict {
@@ -155,6 +277,8 @@ function install(broker: Aedes): Hooks {
   const finish = (client: Client | null, p: PublishPacket, verdict: Verdict, callback: Done) => {
     const steps = after.list;
     for (let i = 0; i < steps.length; i++) steps[i](client, p, verdict);
+    // Refused: Aedes routes nothing for it.
+    if (verdict !== null && client !== null) publishGivenUp(client, p);
     callback(verdict);
   };
 
@@ -164,8 +288,13 @@ function install(broker: Aedes): Hooks {
       for (let i = 0; i < steps.length; i++) if (steps[i](client, p)) return;
     }
     const verdict = decide(client, p);
-    if (verdict instanceof Promise) verdict.then((v) => finish(client, p, v, callback));
-    else finish(client, p, verdict, callback);
+    if (verdict instanceof Promise) {
+      verdict
+        .then((v) => finish(client, p, v, callback), (err: unknown) => finish(client, p, err instanceof Error ? err : new Error(String(err)), callback))
+        .catch((err: unknown) => connectionFault(broker, client, err));
+    } else {
+      finish(client, p, verdict, callback);
+    }
   };
 
   const base = broker.authorizeForward;
@@ -185,9 +314,47 @@ function install(broker: Aedes): Hooks {
       client = null;
     }
     const c = client ?? null;
+    const seq = (p as Sequenced)[SEQ];
+    const order = c !== null && seq !== undefined ? orders.get(c) : undefined;
+    if (order === undefined || seq === undefined || order.closed || seq < order.head) {
+      const steps = message.list;
+      for (let i = 0; i < steps.length; i++) if (steps[i](p, c, done)) return;
+      route.call(broker, p, c, done);
+      return;
+    }
+    // Settled once emitted, or when its routing ends without (a step took it, it failed).
+    const counters = broker as unknown as { counter: number };
+    let number = 0;
+    const settling = done;
+    done = (err) => {
+      routing.delete(number);
+      settle(order, seq);
+      settling?.(err);
+    };
     const steps = message.list;
     for (let i = 0; i < steps.length; i++) if (steps[i](p, c, done)) return;
+    // Aedes numbers the message it routes with the broker's counter, first thing (aedes-packet).
+    number = counters.counter + 1;
+    routing.set(number, { order, seq });
     route.call(broker, p, c, done);
+    if (counters.counter < number) routing.delete(number);
+  };
+
+  // The moment a message is routed: a connection's message waits for its earlier ones.
+  const routing = new Map<number, { order: PublishOrder; seq: number }>();
+  const mq = (broker as unknown as { mq: { emit(packet: { brokerCounter?: number }, cb?: Done): void } }).mq;
+  const emit = mq.emit;
+  mq.emit = function (packet, cb) {
+    const placed = routing.size > 0 && packet.brokerCounter !== undefined ? routing.get(packet.brokerCounter) : undefined;
+    if (placed === undefined) return emit.call(this, packet, cb);
+    routing.delete(packet.brokerCounter as number);
+    const { order, seq } = placed;
+    if (order.closed || seq <= order.head) {
+      emit.call(this, packet, cb);
+      settle(order, seq);
+    } else {
+      order.held.set(seq, () => emit.call(this, packet, cb));
+    }
   };
 
   broker.on('publish', (p, client) => {
@@ -207,13 +374,41 @@ function install(broker: Aedes): Hooks {
       const own = parser.listeners('packet');
       parser.removeAllListeners('packet');
       parser.on('packet', (parsed) => {
-        const before = received.list;
-        let refused = false;
-        for (let i = 0; i < before.length && !refused; i++) refused = before[i](client, parsed) === true;
-        if (!refused) for (let i = 0; i < own.length; i++) own[i].call(parser, parsed);
-        const after = packet.list;
-        for (let i = 0; i < after.length; i++) after[i](client, parsed);
+        if (faulted.has(client)) return;
+        try {
+          const before = received.list;
+          let refused = false;
+          for (let i = 0; i < before.length && !refused; i++) refused = before[i](client, parsed) === true;
+          // A step that closed the connection refused the packet too: Aedes has let go of it.
+          if (!refused && !(client as unknown as { closed: boolean }).closed) {
+            if (parsed.cmd === 'publish') {
+              let order = orders.get(client);
+              if (order === undefined) {
+                const made: PublishOrder = { next: 0, head: 0, settled: new Set(), held: new Map(), closed: false };
+                order = made;
+                orders.set(client, made);
+                stream.once('close', () => releaseAll(made));
+              }
+              (parsed as Sequenced)[SEQ] = order.next++;
+            }
+            for (let i = 0; i < own.length; i++) own[i].call(parser, parsed);
+          }
+          const after = packet.list;
+          for (let i = 0; i < after.length; i++) after[i](client, parsed);
+        } catch (err) {
+          connectionFault(broker, client, err);
+        }
       });
+      // A fault while reading the bytes (outside the packet steps) is the connection's too.
+      const parse = parser.parse;
+      parser.parse = function (this: unknown, bytes: Buffer) {
+        try {
+          return parse.call(this, bytes);
+        } catch (err) {
+          connectionFault(broker, client, err);
+          return 0;
+        }
+      };
     }
     return client;
   };

@@ -16,7 +16,9 @@ import { installAutoSubscribe } from './auto-subscribe.ts';
 import { createBridge, type Bridge } from './bridge.ts';
 import { installConnect } from './connect.ts';
 import { installDelayed } from './delayed.ts';
-import { brokerHooks } from './hooks.ts';
+import { brokerHooks, connectionFault, logFaultsTo } from './hooks.ts';
+
+export { connectionFaults } from './hooks.ts';
 import { installMetrics, tapConnection } from './metrics.ts';
 import { installRewrite } from './rewrite.ts';
 import { installSessions } from './sessions.ts';
@@ -29,6 +31,9 @@ import { installMqttLimits } from './mqtt-limits.ts';
 import { installSysTopics } from './sys-topics.ts';
 import { installSharedSubs } from './shared-subs.ts';
 import { installMqtt5 } from './mqtt5.ts';
+import { installSchemaValidation } from './schema-validation.ts';
+import { installMessageTransformation } from './message-transformation.ts';
+import { installClusterLink } from './cluster-link.ts';
 
 // Each installer adds one concern's hooks and listeners. The per-message work (publish
 // authorization, message.publish, deliveries, the publish event, received packets) is done by
@@ -40,6 +45,7 @@ const INSTALLERS = [
   installBanned, installFlapping, installAuthn, installAuthz,
   // MQTT limits wrap authorization of subscriptions and its cache, and authn's authenticate.
   installAuthzCache, installMqttLimits, installDelayed, installRewrite, installAutoSubscribe,
+  installSchemaValidation, installMessageTransformation, installClusterLink,
   installTopicMetrics, installSlowSubs, installRuleEngine, installTrace,
   installSysTopics, installSharedSubs, installMqtt5,
 ];
@@ -54,8 +60,12 @@ export interface MqttBroker {
   close(): Promise<void>;
 }
 
-export async function createBroker(store: Store): Promise<MqttBroker> {
+/** Builds the broker; `log` takes the lines about connections closed over a fault. */
+export async function createBroker(store: Store, log: (line: string) => void): Promise<MqttBroker> {
   const aedes = await Aedes.createBroker({ id: store.cluster.self, persistence: createSessionPersistence() });
+  logFaultsTo(aedes, log);
+  // Aedes reports a failed store operation as an `error` event, which would throw unheard.
+  (aedes as unknown as NodeJS.EventEmitter).on('error', (err: unknown) => connectionFault(aedes, null, err));
   for (const install of INSTALLERS) install(aedes, store);
   // The publish event's steps share one "does anybody subscribe?" answer per message.
   brokerHooks(aedes).hasSubscriber((topic) => store.mqtt.hasSubscriber(topic));

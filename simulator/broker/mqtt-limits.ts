@@ -1,23 +1,23 @@
 // The `mqtt` zone limits on real MQTT traffic (emqx_mqtt_caps, emqx_frame, emqx_channel) and the
-// retainer limits: max_packet_size closes the connection (frame_too_large), max_clientid_len refuses
-// the CONNECT (identifier rejected), topic levels / wildcard / retain / QoS / subscription quota are
-// checked per packet; retained messages follow the retainer's enable, count, size and expiry.
-// Topic names and filters of PUBLISH, SUBSCRIBE and UNSUBSCRIBE are checked as emqx_packet check
-// does (a bad one disconnects), and `$` topics are kept from filters starting with a wildcard,
-// retained messages included. Other strings on the wire with NUL or ill-formed UTF-8 close the
-// connection [MQTT-1.5.3-1/2].
-import { isUtf8 } from 'node:buffer';
+// retainer limits: max_packet_size and strict_mode reach each connection's parser (frame.ts),
+// max_clientid_len refuses the CONNECT (identifier rejected), topic levels / wildcard / retain /
+// QoS / subscription quota are checked per packet; retained messages follow the retainer's enable,
+// count, size and expiry. Topic names and filters of PUBLISH, SUBSCRIBE and UNSUBSCRIBE are checked
+// as emqx_packet check does (a bad one disconnects), and `$` topics are kept from filters starting
+// with a wildcard, retained messages included.
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import type { Aedes, AuthenticateError, Client, PublishPacket, Subscription } from 'aedes';
 import { parseBytesize, parseDuration } from '../lib/units.ts';
 import { structDefaults } from '../store/config/config-roots.ts';
 import type { Store } from '../store/index.ts';
+import { WIRE } from '../store/profile.ts';
 import { listenerOfSocket } from '../store/config/listeners.ts';
 import { isSharedFilter, parseShare, startsWithWildcard, topicFilterError, topicNameError } from '../lib/topic.ts';
+import { installFrame, MALFORMED } from './frame.ts';
 import { brokerHooks, type ParsedPacket } from './hooks.ts';
 import {
-  RC_PACKET_TOO_LARGE, RC_PROTOCOL_ERROR, RC_QOS_NOT_SUPPORTED, RC_QUOTA_EXCEEDED, RC_RETAIN_NOT_SUPPORTED, RC_TOPIC_FILTER_INVALID, RC_TOPIC_NAME_INVALID,
+  RC_PROTOCOL_ERROR, RC_QOS_NOT_SUPPORTED, RC_QUOTA_EXCEEDED, RC_RETAIN_NOT_SUPPORTED, RC_TOPIC_FILTER_INVALID, RC_TOPIC_NAME_INVALID,
   RC_WILDCARD_SUBSCRIPTIONS_NOT_SUPPORTED,
 } from './reason-codes.ts';
 
@@ -97,66 +97,12 @@ export function maxTopicLevels(store: Store): number {
   return Math.min(zoneLimits(store).zone.max_topic_levels, MAX_ROUTED_TOPIC_LEVELS);
 }
 
-interface ParserLike {
-  packet: { length: number; cmd?: string; topic?: string | null; [MALFORMED]?: true };
-  settings: { protocolVersion?: number };
-  _pos: number;
-  _list: { length: number; slice(start: number, end: number): Buffer; readUInt8(offset: number): number; consume(bytes: number): void };
-  error?: Error | null;
-  _parseLength(): boolean;
-  _parseString(): string | null;
-  _emitError(err: Error): void;
-}
-
 /** Number of levels of a topic, counted without splitting it. */
 export function topicLevels(topic: string): number {
   let n = 1;
   for (let i = topic.indexOf('/'); i >= 0; i = topic.indexOf('/', i + 1)) n++;
   return n;
 }
-
-/** Set on a parsed packet whose topic, or one of whose filters, holds NUL or ill-formed UTF-8. */
-const MALFORMED = Symbol('malformed topic');
-
-/** Whether the string whose bytes start at `start` is a topic or filter of the packet being parsed. */
-function isTopicString(parser: ParserLike, start: number): boolean {
-  const { packet } = parser;
-  // The topic name comes first; it is assigned once parsed.
-  if (packet.cmd === 'publish') return packet.topic === null;
-  if (packet.cmd !== 'subscribe' && packet.cmd !== 'unsubscribe') return false;
-  // SUBSCRIBE and UNSUBSCRIBE: the packet id, the properties (MQTT 5: a variable byte integer
-  // length), then the filters.
-  let filters = 2;
-  if (parser.settings.protocolVersion === 5) {
-    let length = 0;
-    let byte = 0x80;
-    for (let factor = 1; byte & 0x80 && factor <= 0x200000; factor *= 0x80) {
-      byte = parser._list.readUInt8(filters++);
-      length += (byte & 0x7f) * factor;
-    }
-    filters += length;
-  }
-  return start - 2 >= filters;
-}
-
-// [MQTT-1.5.3-1] ill-formed UTF-8 and [MQTT-1.5.3-2] U+0000 in any string of a packet: the server
-// closes the connection. In a topic or filter it is left to the packet check, which answers as
-// EMQX (emqx_topic:validate fails on both) with its reason code. The parser decodes ill-formed
-// bytes to U+FFFD, so only strings holding U+FFFD are checked against their bytes. An error is
-// emitted here and the string still returned, so the parser stops before the packet is handed on
-// and no second error is raised for it.
-let parseString: ((this: ParserLike) => string | null) | null = null;
-const checkedString = function (this: ParserLike): string | null {
-  const start = this._pos + 2;
-  const value = (parseString as (this: ParserLike) => string | null).call(this);
-  if (value === null || this.error) return value;
-  const problem = value.includes('\u0000') ? 'string contains U+0000'
-    : value.includes('\uFFFD') && !isUtf8(this._list.slice(start, this._pos)) ? 'string is not valid UTF-8' : null;
-  if (problem === null) return value;
-  if (isTopicString(this, start)) this.packet[MALFORMED] = true;
-  else this._emitError(new Error(problem));
-  return value;
-};
 
 /** Subscriptions the zone refused, with the MQTT 5 SUBACK reason code (Aedes answers 0x87). */
 const subscribeRefusals = new WeakMap<object, number>();
@@ -168,7 +114,7 @@ export function subscribeRefusal(sub: object): number | undefined {
 
 interface CheckedPacket extends ParsedPacket {
   topic?: string;
-  properties?: { topicAlias?: number };
+  properties?: { topicAlias?: number; subscriptionIdentifier?: number; responseTopic?: string };
   subscriptions?: { topic: string }[];
   unsubscriptions?: string[];
   [MALFORMED]?: true;
@@ -185,8 +131,8 @@ function packetRefusal(packet: CheckedPacket): number {
     case 'publish': {
       if (packet[MALFORMED]) return RC_TOPIC_NAME_INVALID;
       const topic = packet.topic as string;
-      if (topic.length === 0) return packet.properties?.topicAlias === undefined ? RC_PROTOCOL_ERROR : 0;
-      return topicNameError(topic) ? RC_TOPIC_NAME_INVALID : 0;
+      if (topic.length === 0) return packet.properties?.topicAlias === undefined ? RC_PROTOCOL_ERROR : pubPropsRefusal(packet.properties);
+      return topicNameError(topic) ? RC_TOPIC_NAME_INVALID : pubPropsRefusal(packet.properties);
     }
     case 'subscribe': {
       if (packet[MALFORMED]) return RC_TOPIC_FILTER_INVALID;
@@ -203,6 +149,14 @@ function packetRefusal(packet: CheckedPacket): number {
     default:
       return 0;
   }
+}
+
+/** emqx_packet.erl (v5.5.1) check_pub_props: Subscription Identifier 0 and a Response Topic that is no topic name. */
+function pubPropsRefusal(properties: CheckedPacket['properties']): number {
+  if (properties === undefined) return 0;
+  if (properties.subscriptionIdentifier === 0) return RC_PROTOCOL_ERROR;
+  const response = properties.responseTopic;
+  return response !== undefined && (response === '' || topicNameError(response) !== null) ? RC_PROTOCOL_ERROR : 0;
 }
 
 function filterRefused(filter: string): boolean {
@@ -248,18 +202,6 @@ async function* retainedFor(persistence: RetainedStreams, patterns: readonly str
   }
 }
 
-// A protocol level other than 3, 4 or 5: emqx_packet.erl (v5.5.1) check_proto_ver answers
-// RC_UNSUPPORTED_PROTOCOL_VERSION, written for a pre-5 level as the 3.1.1 return code 1
-// (emqx_reason_codes:compat(connack, 16#84)); the parser refuses the level, so the CONNACK is
-// written here before its error closes the connection.
-const UNACCEPTABLE_PROTOCOL = Buffer.from([0x20, 0x02, 0x00, 0x01]);
-const connOf = new WeakMap<ParserLike, { write(bytes: Buffer): unknown }>();
-let emitError: ((this: ParserLike, err: Error) => void) | null = null;
-const answeringError = function (this: ParserLike, err: Error): void {
-  if (err.message === 'Invalid protocol version' && this.packet.cmd === 'connect') connOf.get(this)?.write(UNACCEPTABLE_PROTOCOL);
-  (emitError as (this: ParserLike, err: Error) => void).call(this, err);
-};
-
 function isWildcard(filter: string): boolean {
   return filter.split('/').some((level) => level === '#' || level === '+');
 }
@@ -269,54 +211,23 @@ export function installMqttLimits(broker: Aedes, store: Store): void {
   const { mqtt } = store;
   const metrics = mqtt.metrics;
 
-  // max_packet_size: checked as soon as a packet's length is known (emqx_frame frame_too_large).
-  // One function for every connection's parser (the parser calls it for every packet, so its
-  // call site stays monomorphic), around the parser's own method.
-  let parseLength: ((this: ParserLike) => boolean) | null = null;
-  const limitedLength = function (this: ParserLike): boolean {
-    if (discarding.has(this)) return discard(this);
-    const ok = (parseLength as (this: ParserLike) => boolean).call(this);
-    if (ok && this.packet.length > zoneLimits(store).maxPacketSize) {
+  // Each connection's parser reads packets as emqx_frame does (frame.ts), with this zone's settings.
+  const frameSettings = {
+    maxPacketSize: () => zoneLimits(store).maxPacketSize,
+    strictMode: () => zoneLimits(store).zone.strict_mode === true,
+    tooLarge(cmd: string | undefined) {
       metrics['packets.received']++;
-      if (this.packet.cmd === 'publish') {
+      if (cmd === 'publish') {
         metrics['packets.publish.received']++;
         metrics['packets.publish.error']++;
       }
-      // A connected MQTT 5 client is told why: emqx_channel.erl (v5.5.1) handle_in({frame_error,
-      // frame_too_large}) sends DISCONNECT 0x95; the rest of the packet is read and dropped.
-      const client = clientOf.get(this);
-      if (client?.version === 5 && client.connected) {
-        discarding.add(this);
-        client.disconnect({ reasonCode: RC_PACKET_TOO_LARGE });
-        return discard(this);
-      }
-      this._emitError(new Error('frame_too_large'));
-      return false;
-    }
-    return ok;
-  };
-  // Parsers of connections that are being closed for a too large packet: input is dropped.
-  const discarding = new WeakSet<ParserLike>();
-  const clientOf = new WeakMap<ParserLike, Client & { version?: number; connected?: boolean }>();
-  const discard = (parser: ParserLike): boolean => {
-    parser._list.consume(parser._list.length);
-    parser.packet.length = -1;
-    return false;
+    },
   };
   const handle = broker.handle;
   broker.handle = (stream, req) => {
     const client = handle(stream, req);
-    const parser = (client as unknown as { _parser?: ParserLike })._parser;
-    if (parser && parser._parseLength !== limitedLength) {
-      parseLength ??= parser._parseLength;
-      parser._parseLength = limitedLength;
-      parseString ??= parser._parseString;
-      parser._parseString = checkedString;
-      emitError ??= parser._emitError;
-      parser._emitError = answeringError;
-      connOf.set(parser, (client as unknown as { conn: { write(bytes: Buffer): unknown } }).conn);
-      clientOf.set(parser, client);
-    }
+    const parser = (client as unknown as { _parser?: unknown })._parser;
+    if (parser) installFrame(parser, client, frameSettings);
     return client;
   };
 
@@ -330,6 +241,9 @@ export function installMqttLimits(broker: Aedes, store: Store): void {
     }
     authenticate.call(broker, client, username, password, done);
   };
+
+  // Aedes refuses MQTT 3.1 client ids over 23 characters; EMQX's only bound is max_clientid_len.
+  (broker as unknown as { maxClientsIdLength: number }).maxClientsIdLength = Infinity;
 
   // Aedes' own level check (clamped to 100) gives way to the zone's, checked below.
   (broker as unknown as { maxTopicLevels: number }).maxTopicLevels = MAX_ROUTED_TOPIC_LEVELS;
@@ -372,11 +286,12 @@ export function installMqttLimits(broker: Aedes, store: Store): void {
 
   // [MQTT-4.7.2-1] `$` topics match no filter starting with a wildcard: Aedes keeps them from live
   // deliveries to such filters, and here from the retained messages a SUBSCRIBE brings (EMQX's
-  // retainer matches with emqx_topic:match, which has the same rule).
+  // retainer matches with emqx_topic:match from 5.8.1; releases before hand them out, store/profile.ts WIRE).
   const persistence = (broker as unknown as { persistence: RetainedStreams }).persistence;
   const retainedCombi = persistence.createRetainedStreamCombi;
+  const leaks = WIRE.retainedDollarToLeadingWildcard(store.profile);
   persistence.createRetainedStreamCombi = function (this: RetainedStreams, patterns: string[]) {
-    if (!patterns.some(startsWithWildcard)) return retainedCombi.call(this, patterns);
+    if (leaks || !patterns.some(startsWithWildcard)) return retainedCombi.call(this, patterns);
     return Readable.from(retainedFor(this, patterns));
   };
 

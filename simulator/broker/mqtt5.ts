@@ -11,13 +11,16 @@ import type { Aedes, Client } from 'aedes';
 import type { Store } from '../store/index.ts';
 import { WIRE } from '../store/profile.ts';
 import { droppedPackets, NotAuthorized } from './authz.ts';
+import { bannedClients } from './banned.ts';
 import { brokerHooks } from './hooks.ts';
 import { webSocketStreams } from './websocket.ts';
 import { subscribeRefusal, zoneLimits, type MqttZone } from './mqtt-limits.ts';
 import {
-  RC_DISCONNECT_WITH_WILL, RC_KEEP_ALIVE_TIMEOUT, RC_NOT_AUTHORIZED, RC_PACKET_IDENTIFIER_IN_USE, RC_PROTOCOL_ERROR, RC_TOPIC_ALIAS_INVALID,
+  RC_BANNED, RC_DISCONNECT_WITH_WILL, RC_KEEP_ALIVE_TIMEOUT, RC_NOT_AUTHORIZED, RC_PACKET_IDENTIFIER_IN_USE, RC_PROTOCOL_ERROR, RC_TOPIC_ALIAS_INVALID,
 } from './reason-codes.ts';
 import { identifierInUse, resumedSession } from './session-queue.ts';
+import { compatConnack, connackReason } from './connect.ts';
+import { readVarint, USER_PROPERTY_ORDER, varint, type UserPropertyPairs } from './frame.ts';
 
 type Properties = Record<string, unknown>;
 
@@ -58,6 +61,7 @@ interface ChannelClient extends Client {
   _assignedClientId?: string;
   _serverKeepAlive?: number;
   _connectSessionExpiryInterval?: number;
+  _topicAliases: Map<number, string>;
   disconnectReasonCode: number | null;
 }
 
@@ -89,6 +93,10 @@ const V5 = Object.freeze({ protocolVersion: 5 });
 class Connection {
   /** Outbound topic aliases given so far (topic → alias), made on first use. */
   aliases: Map<string, number> | null = null;
+  /** UTF-8 bytes of the topics in `aliases`. */
+  aliasBytes = 0;
+  /** UTF-8 bytes of the topics in the client's own aliases (Aedes keeps them). */
+  inboundAliasBytes = 0;
   /** The last inbound alias error was an unknown alias: EMQX calls that a protocol error. */
   unknownAlias = false;
   /** Packet ids of QoS 1/2 publishes authorization refused, whose acknowledgement says 0x87. */
@@ -102,8 +110,10 @@ class Connection {
     readonly store: Store,
     /** The client's Topic Alias Maximum (0: it takes no aliases from the server). */
     readonly aliasMaximum: number,
-    /** The client's Maximum Packet Size (0: none). */
+    /** The client's Maximum Packet Size (0: none; see `nothingFits`). */
     readonly maxPacketSize: number,
+    /** The client asked for a Maximum Packet Size of 0, which no packet fits. */
+    readonly nothingFits: boolean,
     /** The client's Receive Maximum (0: none given). */
     readonly receiveMaximum: number,
   ) {}
@@ -164,22 +174,23 @@ function announceCaps(connection: Connection, packet: Packet): void {
  * (a larger packet is dropped, counted as delivery.dropped.too_large). An alias is only kept once
  * its packet went out, so a dropped packet never leaves the client an alias it does not know.
  */
-function publishOut(connection: Connection, packet: PublishOut, stream: Stream, write: Write): boolean {
+function publishOut(connection: Connection, packet: PublishOut, stream: Stream, write: Write, order: UserPropertyPairs | undefined): boolean {
   let out: PublishOut = packet;
   let newAlias = 0;
+  let topicBytes = 0;
   if (connection.aliasMaximum > 0 && packet.topic !== '') {
     const aliases = (connection.aliases ??= new Map());
     const known = aliases.get(packet.topic);
     if (known !== undefined) out = withAlias(packet, '', known);
-    else if (aliases.size < connection.aliasMaximum) {
+    else if (aliases.size < connection.aliasMaximum && connection.aliasBytes + (topicBytes = Buffer.byteLength(packet.topic)) <= ALIAS_TOPIC_BYTES) {
       newAlias = aliases.size + 1;
       out = withAlias(packet, packet.topic, newAlias);
     }
   }
   let written: boolean;
-  if (connection.maxPacketSize > 0) {
-    const bytes = lib.generate(out, V5);
-    if (bytes.length > connection.maxPacketSize) {
+  if (connection.maxPacketSize > 0 || order !== undefined) {
+    const bytes = order !== undefined ? orderedPublish(out, order) : lib.generate(out, V5);
+    if (connection.maxPacketSize > 0 && bytes.length > connection.maxPacketSize) {
       const metrics = connection.store.mqtt.metrics;
       metrics['delivery.dropped.too_large']++;
       metrics['delivery.dropped']++;
@@ -189,7 +200,10 @@ function publishOut(connection: Connection, packet: PublishOut, stream: Stream, 
   } else {
     written = write(out, stream, V5);
   }
-  if (newAlias > 0) connection.aliases?.set(packet.topic, newAlias);
+  if (newAlias > 0) {
+    connection.aliases?.set(packet.topic, newAlias);
+    connection.aliasBytes += topicBytes;
+  }
   return written;
 }
 
@@ -208,6 +222,49 @@ function withAlias(packet: PublishOut, topic: string, alias: number): PublishOut
 }
 
 /**
+ * The most UTF-8 bytes of topic names one connection's topic aliases hold, each way. EMQX has no
+ * such limit: its aliases live on the connection process' heap, which `force_shutdown` caps
+ * (`max_heap_size`, 32 MB by default) by ending the connection. Here a client whose own aliases
+ * would pass it is closed the same way (no DISCONNECT), and the server stops giving new aliases.
+ */
+export const ALIAS_TOPIC_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A PUBLISH whose User Properties are written in wire order [MQTT-3.3.2-18]: mqtt-packet writes
+ * them grouped by name, so the packet is made without them and they are put at the end of its
+ * property block.
+ */
+function orderedPublish(packet: PublishOut, pairs: UserPropertyPairs): Buffer {
+  const { userProperties: _grouped, ...rest } = packet.properties ?? {};
+  const bytes = lib.generate({ ...packet, properties: rest }, V5);
+  const users = Buffer.concat(pairs.map(([name, value]) => {
+    const n = Buffer.from(name);
+    const v = Buffer.from(value);
+    const pair = Buffer.alloc(5 + n.length + v.length);
+    pair[0] = 0x26;
+    pair.writeUInt16BE(n.length, 1);
+    n.copy(pair, 3);
+    pair.writeUInt16BE(v.length, 3 + n.length);
+    v.copy(pair, 5 + n.length);
+    return pair;
+  }));
+  // Fixed header, remaining length, topic, packet id, then the property length and block.
+  let pos = 1;
+  while (bytes[pos] & 0x80) pos++;
+  const start = pos + 1;
+  const at = start + 2 + bytes.readUInt16BE(start) + ((packet.qos ?? 0) > 0 ? 2 : 0);
+  const [propsLength, propsEnd] = readVarint(bytes, at);
+  const block = Buffer.concat([varint(propsLength + users.length), bytes.subarray(propsEnd, propsEnd + propsLength), users]);
+  const body = Buffer.concat([bytes.subarray(start, at), block, bytes.subarray(propsEnd + propsLength)]);
+  return Buffer.concat([bytes.subarray(0, 1), varint(body.length), body]);
+}
+
+/** The pairs in wire order, when the packet's User Properties did not arrive grouped by name. */
+function userPropertyOrder(packet: Packet): UserPropertyPairs | undefined {
+  return (packet.properties?.userProperties as { [USER_PROPERTY_ORDER]?: UserPropertyPairs } | undefined)?.[USER_PROPERTY_ORDER];
+}
+
+/**
  * Wraps mqtt-packet's writeToStream once per process. Only MQTT 5 connections of a broker this
  * module is installed on are looked at (and any CONNACK, and WebSocket framing); every other write
  * passes straight through.
@@ -222,17 +279,32 @@ function wrapWriter(): void {
   const write: Write = (packet, stream, opts) => (webSocketStreams.has(stream) ? stream.write(lib.generate(packet, opts)) : writeParts(packet, stream, opts));
   lib.writeToStream = function speaking(packet, stream, opts) {
     // Any version: a resumed session is present though it has no subscriptions (session-queue.ts).
-    if (packet.cmd === 'connack' && stream.client !== undefined && resumedSession(stream.client) && !packet.sessionPresent) {
-      packet = { ...packet, sessionPresent: true };
+    if (packet.cmd === 'connack' && stream.client !== undefined) {
+      if (resumedSession(stream.client) && !packet.sessionPresent) packet = { ...packet, sessionPresent: true };
+      // A CONNECT refused with a reason Aedes has no return code for (connect.ts).
+      const reasonCode = connackReason(stream.client);
+      if (reasonCode !== undefined) packet = opts?.protocolVersion === 5 ? { ...packet, reasonCode } : { ...packet, returnCode: compatConnack(reasonCode) };
     }
     if (opts === undefined || opts.protocolVersion !== 5 || stream.client === undefined) return write(packet, stream, opts);
+    // Aedes says 0x87 for every refused authentication; a ban is 0x8A (banned.ts).
+    if (packet.cmd === 'connack' && packet.reasonCode === RC_NOT_AUTHORIZED && bannedClients.has(stream.client)) packet = { ...packet, reasonCode: RC_BANNED };
     const connection = connections.get(stream.client);
     if (connection === undefined) return write(packet, stream, opts);
     if (connection.disconnected) return true;
+    // emqx_frame.erl (v5.5.1) is_too_large: a packet is dropped when its size is at least the
+    // client's Maximum Packet Size, so after asking for 0 a client hears nothing, CONNACK included.
+    if (connection.nothingFits) {
+      const metrics = connection.store.mqtt.metrics;
+      metrics['delivery.dropped.too_large']++;
+      metrics['delivery.dropped']++;
+      return true;
+    }
     switch (packet.cmd) {
-      case 'publish':
-        if (connection.aliasMaximum > 0 || connection.maxPacketSize > 0) return publishOut(connection, packet as PublishOut, stream, write);
+      case 'publish': {
+        const order = userPropertyOrder(packet);
+        if (connection.aliasMaximum > 0 || connection.maxPacketSize > 0 || order !== undefined) return publishOut(connection, packet as PublishOut, stream, write, order);
         break;
+      }
       case 'connack':
         announceCaps(connection, packet);
         break;
@@ -348,6 +420,25 @@ function patchDisconnect(proto: ClientPrototype): void {
   };
 }
 
+/**
+ * A PUBLISH that sets a topic alias: counted against ALIAS_TOPIC_BYTES before Aedes keeps it; past
+ * the bound the connection is closed (true: the packet is not handled).
+ */
+function holdsAliasBytes(client: ChannelClient, packet: PublishOut): boolean {
+  const alias = packet.properties?.topicAlias;
+  if (alias === undefined || packet.topic === '' || client.version !== 5) return false;
+  const connection = connections.get(client);
+  if (connection === undefined) return false;
+  const old = client._topicAliases.get(alias as number);
+  const grown = connection.inboundAliasBytes + Buffer.byteLength(packet.topic) - (old === undefined ? 0 : Buffer.byteLength(old));
+  if (grown <= ALIAS_TOPIC_BYTES) {
+    connection.inboundAliasBytes = grown;
+    return false;
+  }
+  client.close();
+  return true;
+}
+
 /** Installs the CONNACK, alias, packet size, will and DISCONNECT behaviour of EMQX's MQTT 5. */
 export function installMqtt5(broker: Aedes, store: Store): void {
   wrapWriter();
@@ -363,7 +454,7 @@ export function installMqtt5(broker: Aedes, store: Store): void {
     if (packet.protocolVersion === 5) {
       patchDisconnect(Object.getPrototypeOf(client) as ClientPrototype);
       const asked = packet.properties;
-      connections.set(client, new Connection(store, asked?.topicAliasMaximum ?? 0, asked?.maximumPacketSize ?? 0, asked?.receiveMaximum ?? 0));
+      connections.set(client, new Connection(store, asked?.topicAliasMaximum ?? 0, asked?.maximumPacketSize ?? 0, asked?.maximumPacketSize === 0, asked?.receiveMaximum ?? 0));
       const settings = zone();
       internals.topicAliasMaximum = settings.max_topic_alias;
       if (typeof settings.server_keepalive === 'number' && settings.server_keepalive > 0) {
@@ -427,6 +518,7 @@ export function installMqtt5(broker: Aedes, store: Store): void {
   // CONNECT and DISCONNECT of a connected MQTT 5 client, seen before Aedes handles them.
   hooks.received.add('mqtt5', (client, packet) => {
     const cmd = packet.cmd;
+    if (cmd === 'publish') return holdsAliasBytes(client as ChannelClient, packet as unknown as PublishOut);
     if (cmd === 'subscribe') {
       // Kept by id for its SUBACK (Aedes may replace the list by a deduplicated one on the packet).
       const connection = (client as ChannelClient).version === 5 ? connections.get(client) : undefined;
@@ -447,5 +539,10 @@ export function installMqtt5(broker: Aedes, store: Store): void {
     // DISCONNECT: EMQX (process_disconnect) answers DISCONNECT 0x82.
     const expiry = (packet.properties as Properties | undefined)?.sessionExpiryInterval;
     if (typeof expiry === 'number' && expiry > 0 && c._connectSessionExpiryInterval === 0) disconnectNow(c, RC_PROTOCOL_ERROR);
+    else if (typeof expiry === 'number') {
+      // emqx_channel.erl maybe_update_expiry_interval: the session now lasts as the DISCONNECT says.
+      const record = store.mqtt.sessions.get(c.id);
+      if (record) record.expiry_interval = expiry;
+    }
   });
 }

@@ -3,8 +3,11 @@
 export const RC_DISCONNECT_WITH_WILL = 0x04;
 /** Codes from here on are failures [MQTT-2.4-1]. */
 export const RC_UNSPECIFIED_ERROR = 0x80;
+export const RC_MALFORMED_PACKET = 0x81;
 export const RC_PROTOCOL_ERROR = 0x82;
+export const RC_IMPLEMENTATION_SPECIFIC_ERROR = 0x83;
 export const RC_NOT_AUTHORIZED = 0x87;
+export const RC_BANNED = 0x8a;
 export const RC_KEEP_ALIVE_TIMEOUT = 0x8d;
 export const RC_TOPIC_FILTER_INVALID = 0x8f;
 export const RC_TOPIC_NAME_INVALID = 0x90;

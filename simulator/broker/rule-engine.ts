@@ -16,8 +16,9 @@ import type { RepublishArgs, RuleAction, RuleRecord } from '../store/integration
 import { rfc3339 } from '../lib/time.ts';
 import { topicMatches, topicNameProblem } from '../lib/topic.ts';
 import { connectInfo } from './connect.ts';
-import { brokerHooks } from './hooks.ts';
+import { brokerHooks, connectionFault } from './hooks.ts';
 import { deliveringQos } from './metrics.ts';
+import { nextPacketId } from './session-queue.ts';
 import { publishedBy } from './sessions.ts';
 
 /** Packets a rule republished, by rule id: that rule does not see its own output again. */
@@ -84,12 +85,47 @@ function describePeer(client: Client): Peer {
   };
 }
 
+/** Who published a packet: its client, or what the publish API, a rule or delayed publish recorded. */
+export function publisher(packet: object, client: Client | null): { clientid: string | null; username: string | null; peer?: Peer } {
+  if (client) {
+    const peer = peerOf(client);
+    return { clientid: peer.clientid, username: peer.username, peer };
+  }
+  return publishedBy.get(packet) ?? { clientid: null, username: null };
+}
+
+/**
+ * The columns of a message event (emqx_rule_events:eventmsg_publish and its kin): `event` is the
+ * event column (`message.publish`, `schema.validation_failed` …), `now` the receive time.
+ */
+export function messageColumns(event: string, packet: PublishPacket, from: ReturnType<typeof publisher>, node: string, now: number): Obj {
+  return {
+    event,
+    id: messageId(now),
+    clientid: from.clientid,
+    username: from.username,
+    // Text payloads as strings; binary ones (Avro, Protobuf) stay bytes for schema_decode.
+    payload: Buffer.isBuffer(packet.payload) ? (isUtf8(packet.payload) ? packet.payload.toString('utf8') : packet.payload) : String(packet.payload ?? ''),
+    peerhost: from.peer?.peerhost ?? null,
+    peername: from.peer?.peername ?? null,
+    topic: packet.topic,
+    qos: packet.qos ?? 0,
+    flags: { retain: Boolean(packet.retain), dup: Boolean(packet.dup) },
+    pub_props: props(packet.properties as Record<string, unknown> | undefined),
+    publish_received_at: now,
+    timestamp: now,
+    node,
+    client_attrs: {},
+  };
+}
+
 export function installRuleEngine(broker: Aedes, store: Store): void {
   const { rules, clock, mqtt, traces } = store;
   const node = store.cluster.self;
   const active = () => (store.state.rules?.length ?? 0) > 0;
 
   const common = () => ({ timestamp: clock.now(), node });
+  const messageColumnsNow = (event: string, packet: PublishPacket, from: ReturnType<typeof publisher>) => messageColumns(event, packet, from, node, clock.now());
 
   // How many republish steps led to a message: by the packet handed to Aedes (publish event) and
   // by Aedes' message number (the copies delivered to subscribers carry it).
@@ -117,7 +153,9 @@ export function installRuleEngine(broker: Aedes, store: Store): void {
   function runAction(rule: RuleRecord, action: RuleAction, output: Obj, columns: Obj, hops: number): void {
     try {
       if (typeof action === 'string') {
-        void store.actions.run(action, output).then((outcome) => rules.countAction(rule.id, outcome), () => rules.countAction(rule.id, 'failed'));
+        void store.actions.run(action, output)
+          .then((outcome) => rules.countAction(rule.id, outcome), () => rules.countAction(rule.id, 'failed'))
+          .catch((err: unknown) => connectionFault(broker, null, err));
         return;
       }
       if (action.function !== 'console' && action.function !== 'republish') {
@@ -190,46 +228,18 @@ export function installRuleEngine(broker: Aedes, store: Store): void {
   // Source messages (MQTT ingress) enter as their `$bridges/<type>:<name>` event.
   rules.runAction = (rule, action, output, columns) => runAction(rule, action, output, columns, 0);
   store.sources.ingress = (from, columns) => fire(from, () => ({ id: messageId(clock.now()), ...columns, ...common() }));
+  // Events other modules raise (schema validation and message transformation failures).
+  rules.fireEvent = (topic, columns, source) => fire(topic, columns, source);
   void store.connectors.startAll();
-
-  function messageColumns(event: string, packet: PublishPacket, from: { clientid: string | null; username: string | null; peer?: Peer }): Obj {
-    const now = clock.now();
-    return {
-      event,
-      id: messageId(now),
-      clientid: from.clientid,
-      username: from.username,
-      // Text payloads as strings; binary ones (Avro, Protobuf) stay bytes for schema_decode.
-      payload: Buffer.isBuffer(packet.payload) ? (isUtf8(packet.payload) ? packet.payload.toString('utf8') : packet.payload) : String(packet.payload ?? ''),
-      peerhost: from.peer?.peerhost ?? null,
-      peername: from.peer?.peername ?? null,
-      topic: packet.topic,
-      qos: packet.qos ?? 0,
-      flags: { retain: Boolean(packet.retain), dup: Boolean(packet.dup) },
-      pub_props: props(packet.properties as Record<string, unknown> | undefined),
-      publish_received_at: now,
-      timestamp: now,
-      node,
-      client_attrs: {},
-    };
-  }
-
-  function publisher(packet: object, client: Client | null) {
-    if (client) {
-      const peer = peerOf(client);
-      return { clientid: peer.clientid, username: peer.username, peer };
-    }
-    return publishedBy.get(packet) ?? { clientid: null, username: null };
-  }
 
   // message_publish (the topic itself) and message_dropped (nobody subscribes).
   const hooks = brokerHooks(broker);
   hooks.published.add('rule-engine', (packet, client, subscribed) => {
     if (!active()) return;
     const from = publisher(packet, client);
-    fire(packet.topic, () => messageColumns('message.publish', packet, from), packet);
+    fire(packet.topic, () => messageColumnsNow('message.publish', packet, from), packet);
     if (!subscribed) {
-      fire('$events/message_dropped', () => ({ ...messageColumns('message.dropped', packet, from), reason: 'no_subscribers' }), packet);
+      fire('$events/message_dropped', () => ({ ...messageColumnsNow('message.dropped', packet, from), reason: 'no_subscribers' }), packet);
     }
   });
 
@@ -238,7 +248,7 @@ export function installRuleEngine(broker: Aedes, store: Store): void {
     const fromId = (packet as { clientId?: string }).clientId ?? null;
     const peer = peerOf(client);
     return {
-      ...messageColumns(event, packet, { clientid: peer.clientid, username: peer.username, peer }),
+      ...messageColumnsNow(event, packet, { clientid: peer.clientid, username: peer.username, peer }),
       from_clientid: fromId,
       from_username: fromId ? mqtt.sessions.get(fromId)?.username ?? null : null,
     };
@@ -260,11 +270,9 @@ export function installRuleEngine(broker: Aedes, store: Store): void {
     fire('$events/message_delivered', () => deliveryColumns('message.delivered', client, result), result);
     if (deliveringQos() === 0 || !(result.qos > 0) || rules.matching('$events/message_acked').length === 0) return result;
     let out = result;
-    let id = result.messageId;
+    let id: number | undefined = result.messageId;
     if (!id) {
-      const acking = client as unknown as { _nextId: number };
-      id = acking._nextId;
-      acking._nextId = id >= 65535 ? 1 : id + 1;
+      id = nextPacketId(client);
       out = { ...result, messageId: id } as typeof result;
     }
     let waiting = unacked.get(client);

@@ -22,7 +22,7 @@ import type { Store } from '../store/index.ts';
 import type { MetricKey, Metrics } from '../store/cluster/metrics.ts';
 import { parseDuration } from '../lib/units.ts';
 import { parseShare, topicMatches } from '../lib/topic.ts';
-import { brokerHooks } from './hooks.ts';
+import { brokerHooks, publishGivenUp } from './hooks.ts';
 import { setDeliveringQos } from './metrics.ts';
 import { mqttZone } from './mqtt-limits.ts';
 import { RC_ADMINISTRATIVE_ACTION, RC_RECEIVE_MAXIMUM_EXCEEDED, RC_UNSPECIFIED_ERROR } from './reason-codes.ts';
@@ -156,7 +156,9 @@ function write(client: ChannelClient, packet: object, done: Done | null): void {
       client.emit('error', new Error('packet received not valid', { cause: err }));
     }
     if (done === null) return;
-    if (!flushed && !client.errored) client.waitForDrain(done);
+    // A close fails what waits for a drain with an error, which mqemitter would throw: the
+    // routing only needs to know the write is over.
+    if (!flushed && !client.errored) client.waitForDrain(() => done());
     else setImmediate(done);
   } else if (done !== null) {
     setImmediate(done);
@@ -353,7 +355,7 @@ export class SessionState {
   }
 
   /** The next free packet id, from the counter Aedes and the delivery taps share. */
-  private allocateId(client: ChannelClient): number {
+  allocateId(client: ChannelClient): number {
     let id = client._nextId;
     for (let n = 0; n < 65535 && this.inflight.has(id); n++) id = id >= 65535 ? 1 : id + 1;
     client._nextId = id >= 65535 ? 1 : id + 1;
@@ -820,6 +822,7 @@ class SessionLayer implements SessionQueueView {
     if (session.awaitRel(packet.messageId ?? 0)) return Promise.resolve();
     // emqx_channel.erl do_publish: RC_RECEIVE_MAXIMUM_EXCEEDED disconnects (3.1.1: closes).
     this.metrics['packets.publish.dropped']++;
+    publishGivenUp(client, packet);
     (client as ChannelClient).disconnect({ reasonCode: RC_RECEIVE_MAXIMUM_EXCEEDED });
     // Never settles: the packet is not published and the connection closes.
     return new Promise<void>(() => {});
@@ -833,6 +836,7 @@ class SessionLayer implements SessionQueueView {
     // RC_PACKET_IDENTIFIER_IN_USE (the PUBREC carries it in MQTT 5) and does not publish it again.
     if (packet.cmd === 'publish') {
       this.metrics['packets.publish.inuse']++;
+      publishGivenUp(client, packet);
       if ((client as ChannelClient).version === 5) {
         let ids = inUse.get(client);
         if (!ids) inUse.set(client, (ids = new Set()));
@@ -843,8 +847,10 @@ class SessionLayer implements SessionQueueView {
   }
 
   delIncoming(client: Client, packet: { messageId?: number }): Promise<void> {
-    const session = (client as ChannelClient)[SESSION];
-    return session && session.awaiting.delete(packet.messageId ?? 0) ? Promise.resolve() : Promise.reject(NOT_FOUND);
+    // Always settles: Aedes waits on it with `finally` only, and a session discarded between the
+    // PUBREL's lookup and this (its connection closed in the same write) has nothing to forget.
+    (client as ChannelClient)[SESSION]?.awaiting.delete(packet.messageId ?? 0);
+    return Promise.resolve();
   }
 
   cleaned(clientid: string): void {
@@ -913,6 +919,20 @@ const routing: { topic: string | null; func: Listener | null } = { topic: null, 
 
 // Packet ids of MQTT 5 QoS 2 publishes that came again while awaiting PUBREL, until their PUBREC.
 const inUse = new WeakMap<Client, Set<number>>();
+
+/**
+ * The packet id a QoS 1/2 delivery being handed to `client` goes out with, for the delivery taps
+ * that must know it before it is written (trace, slow subscriptions, rules, shared
+ * subscriptions): the session's next free id, which the session then keeps for it.
+ */
+export function nextPacketId(client: Client): number {
+  const c = client as ChannelClient;
+  const session = c[SESSION];
+  if (session) return session.allocateId(c);
+  const id = c._nextId;
+  c._nextId = id >= 65535 ? 1 : id + 1;
+  return id;
+}
 
 /** Whether the PUBREC for `id` answers a publish whose id was in use (taken once). */
 export function identifierInUse(client: Client, id: number): boolean {

@@ -10,9 +10,9 @@ import type { Aedes, Client, Subscription } from 'aedes';
 import type { Store } from '../store/index.ts';
 import { parseShare, topicFilterProblem } from '../lib/topic.ts';
 import { connectInfo } from './connect.ts';
-import { brokerHooks, type ForwardPacket } from './hooks.ts';
+import { brokerHooks, connectionFault, type ForwardPacket } from './hooks.ts';
 import { mqttZone } from './mqtt-limits.ts';
-import { awaySession, type SessionState } from './session-queue.ts';
+import { awaySession, nextPacketId, type SessionState } from './session-queue.ts';
 import { RC_PROTOCOL_ERROR, RC_TOPIC_FILTER_INVALID, RC_UNSPECIFIED_ERROR } from './reason-codes.ts';
 
 type Done = () => void;
@@ -501,7 +501,8 @@ export function installSharedSubs(broker: Aedes, store: Store): void {
     }
     // A persistent session keeps it until acknowledged, as Aedes queues its own deliveries to one.
     persistence.outgoingEnqueue({ clientId: client.id }, { ...delivery, brokerId: broker.id })
-      .then(() => client.deliverQoS(delivery, done), () => done());
+      .then(() => client.deliverQoS(delivery, done), () => done())
+      .catch((err: unknown) => connectionFault(broker, client, err));
   }
 
   function redispatch(client: Client, tracker: Tracker): void {
@@ -546,9 +547,7 @@ export function installSharedSubs(broker: Aedes, store: Store): void {
       }
       let id = result.messageId;
       if (!id) {
-        const counter = client as unknown as MemberClient;
-        id = counter._nextId;
-        counter._nextId = id >= 65535 ? 1 : id + 1;
+        id = nextPacketId(client);
         (result as ForwardPacket & { messageId: number }).messageId = id;
       }
       packet.messageId = id;

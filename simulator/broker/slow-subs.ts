@@ -8,16 +8,13 @@ import type { Aedes, Client } from 'aedes';
 import type { Store } from '../store/index.ts';
 import { brokerHooks } from './hooks.ts';
 import { deliveringQos } from './metrics.ts';
+import { nextPacketId } from './session-queue.ts';
 
 interface Pending {
   topic: string;
   qos: number;
   receivedAt: number;
   handedAt: number;
-}
-
-interface AckingClient {
-  _nextId: number;
 }
 
 /** Deliveries a client has not acknowledged yet are bounded, for clients that never answer. */
@@ -51,9 +48,7 @@ export function installSlowSubs(broker: Aedes, store: Store): void {
   hooks.forward.add('slow-subs', (client, _packet, result) => {
     // Only new QoS 1/2 deliveries that stay QoS 1/2 ([MQTT-3.8.4-6] downgrades) are measured.
     if (!result || !slowSubs.enabled || !(result.qos > 0) || result.messageId || deliveringQos() === 0) return result;
-    const acking = client as unknown as AckingClient;
-    const id = acking._nextId;
-    acking._nextId = id >= 65535 ? 1 : id + 1;
+    const id = nextPacketId(client);
     const now = clock.now();
     let waiting = pending.get(client);
     if (!waiting) pending.set(client, (waiting = new Map()));

@@ -12,6 +12,7 @@ import { topicMatches } from '../lib/topic.ts';
 import type { PayloadEncode, TraceRecord } from '../store/messaging/trace.ts';
 import { brokerHooks } from './hooks.ts';
 import { deliveringQos } from './metrics.ts';
+import { nextPacketId } from './session-queue.ts';
 
 /** Who a log line is about: the connection's client id and peer. */
 interface Peer {
@@ -147,12 +148,16 @@ export function installTrace(broker: Aedes, store: Store): void {
   });
 
   hooks.forward.add('trace', (client, _packet, result) => {
-    if (result && store.state.traces?.length) {
-      const peer = peers.get(client);
-      // The delivered packet seen through a prototype (no copy) with the QoS it is delivered at.
-      if (peer) write(peer, 'mqtt_packet_sent', Object.assign(Object.create(result) as ParsedPacket, { cmd: 'publish', qos: deliveringQos() }));
-    }
-    return result;
+    if (!result || !store.state.traces?.length) return result;
+    const peer = peers.get(client);
+    if (!peer) return result;
+    // EMQX traces a delivery as it is sent (emqx_connection.erl serialize_and_inc_stats_fun),
+    // QoS 1/2 with its packet id: the id is taken now, and the session sends it with this one.
+    const qos = deliveringQos();
+    const out = qos > 0 && !result.messageId ? ({ ...result, messageId: nextPacketId(client) } as typeof result) : result;
+    // The delivered packet seen through a prototype (no copy) with the QoS it is delivered at.
+    write(peer, 'mqtt_packet_sent', Object.assign(Object.create(out) as ParsedPacket, { cmd: 'publish', qos }));
+    return out;
   });
 
   broker.on('clientDisconnect', (client) => {

@@ -235,3 +235,39 @@ export class FilterIndex {
     return !!plus && !(dollar && i === 0) && this.search(plus, levels, i + 1, dollar);
   }
 }
+
+/**
+ * The topics two filters (or topic names) both cover, as one filter, or null when they share none
+ * (emqx_topic:intersection/2 at e5.8.9; `$` topics never meet a leading wildcard).
+ */
+export function topicIntersection(a: string, b: string): string | null {
+  const wild = (w: string) => w === '+' || w === '#';
+  const w1 = a.split('/');
+  const w2 = b.split('/');
+  if ((w1[0].startsWith('$') && wild(w2[0])) || (w2[0].startsWith('$') && wild(w1[0]))) return null;
+  const meet = (x: string[], y: string[]): string[] | null => {
+    if (y.length === 1 && y[0] === '#') return x;
+    if (x.length === 1 && x[0] === '#') return y;
+    if (x.length === 1 && y.length === 1 && y[0] === '+') return x;
+    if (x.length === 1 && y.length === 1 && x[0] === '+') return y;
+    if (x.length === 0 && y.length === 0) return [];
+    if (x.length === 0 || y.length === 0) return null;
+    const [h1, ...t1] = x;
+    const [h2, ...t2] = y;
+    let head: string;
+    if (wild(h1) && wild(h2)) head = h1 === h2 ? h1 : '+';
+    else if (h1 === h2) head = h1;
+    else if (wild(h1)) head = h2;
+    else if (wild(h2)) head = h1;
+    else return null;
+    const rest = meet(t1, t2);
+    return rest === null ? null : [head, ...rest];
+  };
+  const words = meet(w1, w2);
+  return words === null ? null : words.join('/');
+}
+
+/** Whether every topic `a` covers is covered by `b` (emqx_topic:is_subset/2). */
+export function topicIsSubset(a: string, b: string): boolean {
+  return a === b || topicIntersection(a, b) === a;
+}

@@ -69,13 +69,22 @@ function basic(store: Store, request: FastifyRequest, encoded: string): Principa
 }
 
 /**
- * emqx_dashboard_rbac.erl check_rbac/4: an administrator may do anything; a viewer may read, log
- * out and change its own password; a publisher key may only publish.
+ * Reads the simulator withholds from every role but administrator, although the broker's RBAC
+ * lets a viewer GET anything (emqx_dashboard_rbac.erl check_rbac/4 at e5.5.1 and e5.8.9): a
+ * backup file holds the secrets every GET answer masks (connector passwords, private keys) and
+ * the password and API secret hashes (security.md S19, S27). The listing stays readable.
  */
-export function roleAllows(role: ApiKeyRole, method: string, path: string, username: string): boolean {
+const ADMINISTRATOR_READS: ReadonlySet<string> = new Set(['/api/v5/data/files/:filename']);
+
+/**
+ * emqx_dashboard_rbac.erl check_rbac/4: an administrator may do anything; a viewer may read
+ * (except ADMINISTRATOR_READS, by route), log out and change its own password; a publisher key
+ * may only publish.
+ */
+export function roleAllows(role: ApiKeyRole, method: string, path: string, username: string, route = ''): boolean {
   if (role === 'administrator') return true;
   if (role === 'publisher') return method === 'POST' && (path === '/publish' || path === '/publish/bulk');
-  if (method === 'GET') return true;
+  if (method === 'GET') return !ADMINISTRATOR_READS.has(route);
   if (method === 'POST' && path === '/logout') return true;
   return method === 'POST' && path === `/users/${encodeURIComponent(username)}/change_pwd`;
 }
@@ -93,7 +102,10 @@ export function authPlugin(app: FastifyInstance, store: Store): void {
     else if (space > 0 && value && scheme === 'basic') request.principal = basic(store, request, value);
     else throw apiError(401, 'AUTHORIZATION_HEADER_ERROR', 'Support authorization: basic/bearer ', BASIC_CHALLENGE);
     const principal = request.principal;
-    if (store.profile.hasApp('emqx_dashboard_rbac') && !roleAllows(principal.role, request.method, apiPath(request.url), principal.name)) {
+    // Without RBAC (Community) everyone is an administrator, except a role stored by Enterprise
+    // in the same data directory: a change of edition never raises a role (security.md S28).
+    const checked = store.profile.hasApp('emqx_dashboard_rbac') || principal.role !== 'administrator';
+    if (checked && !roleAllows(principal.role, request.method, apiPath(request.url), principal.name, request.routeOptions.url)) {
       throw apiError(403, 'UNAUTHORIZED_ROLE', principal.kind === 'user' ? 'You don\'t have permission to access this resource' : API_KEY_ROLE_MESSAGE);
     }
   });

@@ -1,46 +1,19 @@
 // Depth and size limits on request bodies (security.md S25), checked before any handler runs: a
 // JSON body nested deeper than MAX_JSON_DEPTH is a 400 before it is parsed, and a JSON or text
 // body over the route's body limit is a 413 naming that limit, also when it arrives chunked.
-// Other content types (multipart uploads) keep the limits their own parsers set.
+// Other content types (multipart uploads) keep the limits their own parsers set. After schema
+// validation, a number that is not finite anywhere in the body, query or path (1e309, or the
+// string "Infinity" coerced for an integer field, which Ajv's integer check lets through) is a
+// 400 naming the field, so no handler ever stores one (S8, S23).
 import { Transform, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError, type ApiError } from './errors.ts';
+import { jsonDeeperThan, MAX_JSON_DEPTH, nonFinitePath } from '../lib/json.ts';
 
-/** Deepest nesting of JSON objects and arrays a body may have (EMQX bodies need about ten). */
-export const MAX_JSON_DEPTH = 64;
+export { MAX_JSON_DEPTH };
 
 /** Fastify's default body limit, which applies unless a route sets its own `bodyLimit`. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPENERS = new Set([0x5b, 0x7b]); // [ {
-const CLOSERS = new Set([0x5d, 0x7d]); // ] }
-
-/**
- * True when JSON text nests objects and arrays deeper than `max`, found in one pass without
- * recursion and without parsing; brackets inside strings do not count.
- * Example: `jsonDeeperThan('[[1]]', 1) === true`.
- */
-export function jsonDeeperThan(text: string, max: number): boolean {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === QUOTE) {
-      // Skip the string: up to the next quote not escaped by a backslash.
-      for (i++; i < text.length; i++) {
-        const s = text.charCodeAt(i);
-        if (s === BACKSLASH) i++;
-        else if (s === QUOTE) break;
-      }
-    } else if (OPENERS.has(c)) {
-      if (++depth > max) return true;
-    } else if (CLOSERS.has(c)) {
-      depth--;
-    }
-  }
-  return false;
-}
 
 function tooLarge(limit: number): ApiError {
   return apiError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${limit} bytes`);
@@ -72,11 +45,24 @@ export function bodyLimitsPlugin(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // An empty body is no body on a route (minirest reads none when cowboy_req:has_body/1 is
+    // false); unknown paths keep refusing it as before.
+    if (body === '' && request.routeOptions.url !== undefined) {
+      done(null, undefined);
+      return;
+    }
     if (jsonDeeperThan(body as string, MAX_JSON_DEPTH)) {
       done(apiError(400, 'BAD_REQUEST', `JSON nesting deeper than ${MAX_JSON_DEPTH}`), undefined);
       return;
     }
     parseJson(request, body as string, done);
+  });
+
+  app.addHook('preHandler', async (request) => {
+    for (const [part, value] of [['body', request.body], ['querystring', request.query], ['params', request.params]] as const) {
+      const at = nonFinitePath(value);
+      if (at !== null) throw apiError(400, 'BAD_REQUEST', `${part}${at ? `/${at.replaceAll('.', '/')}` : ''} must be a finite number`);
+    }
   });
 
   app.addHook('preParsing', async (request, reply, payload) => {

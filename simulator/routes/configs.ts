@@ -277,11 +277,31 @@ export default async function configs(app: FastifyInstance): Promise<void> {
     }));
   });
 
+  // emqx_prometheus_schema_validation.erl and emqx_prometheus_message_transformation.erl (e5.8.9,
+  // Enterprise): per entry its enable gauge and its matched/failed/succeeded counters. Both label
+  // the entry `validation_name` (the transformation collector's validation_point/3 too).
+  const chainCollector = (path: string, prefix: string, jsonKey: string, chain: typeof store.schemaValidations | typeof store.messageTransformations) => {
+    app.get<{ Querystring: { mode: string } }>(path, { config: { public: true }, schema: { querystring: statsQuery } }, async (request, reply: FastifyReply) => {
+      scrapeAuth(request);
+      const entries = chain.list();
+      const family = (key: string, type: Family['type'], value: (e: (typeof entries)[number]) => (node: string) => number): Family => ({
+        name: `${prefix}_${key}`, type, points: entries.flatMap((e) => perMode(request.query.mode, { validation_name: e.name }, value(e))),
+      });
+      const families = [
+        family('enable', 'gauge', (e) => () => (e.enable ? 1 : 0)),
+        ...(['matched', 'failed', 'succeeded'] as const).map((key) => family(key, 'counter', (e) => ownOnly(chain.nodeMetrics(e.name)[key]))),
+      ];
+      return sendFamilies(request, reply, families, () => ({ [jsonKey]: familiesJson(families) }));
+    });
+  };
+  chainCollector('/prometheus/schema_validation', 'emqx_schema_validation', 'schema_validations', store.schemaValidations);
+  chainCollector('/prometheus/message_transformation', 'emqx_message_transformation', 'message_transformations', store.messageTransformations);
+
   // --- Cluster (§22.3) on the simulated fixture nodes.
   const invitations: Invitation[] = [];
   const badRequest = (message: string) => apiError(400, 'BAD_REQUEST', message);
 
-  app.get('/cluster', async () => ({ name: 'emqxcl', nodes: store.cluster.names(), self: store.cluster.self }));
+  app.get('/cluster', async () => ({ name: store.clusterLinks.clusterName, nodes: store.cluster.names(), self: store.cluster.self }));
 
   app.get('/cluster/topology', async () => store.cluster.all()
     .filter((n) => n.role === 'core')

@@ -190,7 +190,7 @@ export default async function rules(app: FastifyInstance): Promise<void> {
     { preValidation: jsonOnly, schema: { params: idParams, body: applyTestBody } },
     async (request) => engine.applyTest(request.params.id, request.body.context ?? {}, request.body.stop_action_after_template_rendering ?? true));
 
-  app.get('/rule_events', async () => ruleEvents());
+  app.get('/rule_events', async () => ruleEvents((a) => app.store.profile.has(a)));
 
   app.get('/rule_engine', async () => engine.settings());
 

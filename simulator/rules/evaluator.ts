@@ -10,10 +10,13 @@ import { decodeMaybe, EvalError, isObj, nestedPut, toNum, toStr, type Obj } from
 
 export { EvalError } from './values.ts';
 
-/** Parses and checks a statement: every function called must exist with a fitting arity. */
-export function compileSql(sql: string): Statement {
+/**
+ * Parses and checks a statement: every function called must exist with a fitting arity. Without
+ * `withFrom` the statement has no FROM clause (schema validation's SQL checks).
+ */
+export function compileSql(sql: string, withFrom = true): Statement {
   try {
-    return checkedStatement(sql);
+    return checkedStatement(sql, withFrom);
   } catch (err) {
     // Absurdly deep nesting exhausts the stack: still the statement's problem, not a crash.
     if (err instanceof RangeError) throw new SqlSyntaxError('expression nested too deeply', 1, 1);
@@ -21,8 +24,8 @@ export function compileSql(sql: string): Statement {
   }
 }
 
-function checkedStatement(sql: string): Statement {
-  const stmt = parseSql(sql);
+function checkedStatement(sql: string, withFrom: boolean): Statement {
+  const stmt = parseSql(sql, withFrom);
   const visit = (e: Expr | null | undefined): void => {
     if (!e) return;
     switch (e.t) {

@@ -2,6 +2,12 @@
 // columns, example values and SQL example, served by GET /rule_events and used to fill the
 // context of POST /rule_test. The live hooks build the same columns from real clients.
 
+/** Where an event exists: the broker application and first release (as store/profile.ts reads it). */
+export interface Availability {
+  app?: string;
+  since?: string;
+}
+
 export interface RuleEvent {
   event: string;
   title: { en: string; zh: string };
@@ -12,6 +18,8 @@ export interface RuleEvent {
 }
 
 interface EventDef {
+  /** Where the event exists, when not everywhere (store/profile.ts). */
+  availability?: Availability;
   /** Suffix after `$events/` (or the `$bridges/mqtt:*` pseudo event). */
   name: string;
   /** Value of the `event` column, e.g. `client.connected`. */
@@ -151,6 +159,26 @@ const DEFS: EventDef[] = [
     test: { name: 'The name of the alarm', details: 'The details of the alarm', message: 'The message of the alarm', activated_at: 'When the alarm was activated', deactivated_at: 'When the alarm was deactivated' },
     sql: 'SELECT * FROM "$events/sys/alarm_deactivated"',
   },
+  // emqx_rule_events.erl (e5.8.9) eventmsg_validation_failed / eventmsg_transformation_failed.
+  {
+    name: 'schema_validation_failed', eventColumn: 'schema.validation_failed', availability: { app: 'emqx_schema_validation', since: '5.7.0' },
+    title: ['schema validation failed', 'schema 验证失败'], description: ['messages that do not pass configured validations', '未通过验证的消息'],
+    example: {
+      event: 'schema.validation_failed', validation: 'my_validation', id: PUBLISH.id, clientid: 'c_emqx', username: 'u_emqx', payload: PUBLISH.payload,
+      peerhost: PUBLISH.peerhost, peername: '192.168.0.10:32781', topic: 't/a', qos: 1, flags: {}, publish_received_at: EXAMPLE_TS, pub_props: PUBLISH.pub_props, ...COMMON,
+    },
+    test: { validation: 'The validation name', ...PUBLISH_TEST }, sql: `SELECT * FROM "$events/schema_validation_failed" WHERE topic =~ 't/#'`,
+  },
+  {
+    name: 'message_transformation_failed', eventColumn: 'message.transformation_failed', availability: { app: 'emqx_message_transformation', since: '5.8.0' },
+    // The broker's own example names the column `validation` (columns_with_exam/1); the live event says `transformation`.
+    title: ['message transformation failed', 'message 验证失败'], description: ['messages that do not pass configured transformation', '未通过验证的消息'],
+    example: {
+      event: 'message.transformation_failed', validation: 'my_transformation', id: PUBLISH.id, clientid: 'c_emqx', username: 'u_emqx', payload: PUBLISH.payload,
+      peername: PUBLISH.peername, topic: 't/a', qos: 1, flags: {}, publish_received_at: EXAMPLE_TS, pub_props: PUBLISH.pub_props, ...COMMON,
+    },
+    test: { transformation: 'The transformation name', ...PUBLISH_TEST }, sql: `SELECT * FROM "$events/message_transformation_failed" WHERE topic =~ 't/#'`,
+  },
 ];
 
 const BRIDGE_MQTT: EventDef = {
@@ -179,9 +207,9 @@ function describe(def: EventDef, event: string): RuleEvent {
   };
 }
 
-/** GET /rule_events. */
-export function ruleEvents(): RuleEvent[] {
-  return [...DEFS.map((d) => describe(d, `$events/${d.name}`)), describe(BRIDGE_MQTT, BRIDGE_MQTT.name)];
+/** GET /rule_events: the events of a release (`has` tells whether it has an event's module). */
+export function ruleEvents(has: (a: Availability) => boolean = () => true): RuleEvent[] {
+  return [...DEFS.filter((d) => !d.availability || has(d.availability)).map((d) => describe(d, `$events/${d.name}`)), describe(BRIDGE_MQTT, BRIDGE_MQTT.name)];
 }
 
 /** The event definition for a rule_test `event_type` (`message_publish`, `client_connected`, `$bridges/mqtt:*` …). */

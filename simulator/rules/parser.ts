@@ -38,7 +38,7 @@ const COMPARE = new Set(['=', '!=', '<>', '>', '<', '>=', '<=', '=~']);
 class Parser {
   private pos = 0;
 
-  constructor(private readonly tokens: Token[]) {}
+  constructor(private readonly tokens: Token[], private readonly withFrom = true) {}
 
   private peek(): Token {
     return this.tokens[this.pos];
@@ -84,12 +84,14 @@ class Parser {
     } else {
       this.fail('SELECT or FOREACH');
     }
-    this.expect('keyword', 'FROM');
-    do {
-      const tok = this.peek();
-      if (tok.kind !== 'string' || tok.quote !== '"') this.fail('a double-quoted topic');
-      stmt.from.push(this.next().value);
-    } while (this.accept('punct', ','));
+    if (this.withFrom) {
+      this.expect('keyword', 'FROM');
+      do {
+        const tok = this.peek();
+        if (tok.kind !== 'string' || tok.quote !== '"') this.fail('a double-quoted topic');
+        stmt.from.push(this.next().value);
+      } while (this.accept('punct', ','));
+    }
     if (this.accept('keyword', 'WHERE')) stmt.where = this.expr();
     if (!this.is('eof')) this.fail();
     return stmt;
@@ -254,9 +256,13 @@ class Parser {
   }
 }
 
-/** Parses one statement; throws SqlSyntaxError with the position of the offending token. */
-export function parseSql(sql: string): Statement {
-  return new Parser(tokenize(sql)).statement();
+/**
+ * Parses one statement; throws SqlSyntaxError with the position of the offending token. Without
+ * `withFrom` the statement has no FROM clause (`emqx_rule_sqlparser:parse(SQL, #{with_from =>
+ * false})`, as schema validation's SQL checks are written).
+ */
+export function parseSql(sql: string, withFrom = true): Statement {
+  return new Parser(tokenize(sql), withFrom).statement();
 }
 
 /** The dotted path of a field without alias (`payload.a.b`), or null for computed fields. */

@@ -44,6 +44,17 @@ const ACTION_NS: Record<string, string> = {
 };
 const SOURCE_NS: Record<string, string> = { mqtt: 'bridge_mqtt_publisher' };
 
+/**
+ * Connector fields the source marks `deprecated => {since, …}`, which emqx_dashboard_swagger leaves
+ * out of /schemas while the dump lists them (v5.5.1, e5.8.9): emqx_bridge_http_connector.erl
+ * retry_interval (5.0.4), emqx_bridge_http_schema.erl mark_request_field_deperecated `request`
+ * (5.3.2), emqx_bridge_mqtt_connector_schema.erl `mode` (5.1.0) and `reconnect_interval` (5.0.16).
+ */
+const DEPRECATED_CONNECTOR_FIELDS: Record<string, readonly string[]> = {
+  http: ['retry_interval', 'request'],
+  mqtt: ['mode', 'reconnect_interval'],
+};
+
 /** `<ns>.<method>_<kind>`, or `<ns>.<method>[_variant]` for the `ns:variant` exceptions. */
 function keyOf(table: Record<string, string>, type: string, method: string, kind: string): string {
   const entry = table[type] ?? `bridge_${type}`;
@@ -74,7 +85,9 @@ const STATUS: Record<string, Prop> = {
  */
 function typedComponents(builder: SchemaBuilder, root: RefField | undefined, table: Record<string, string>, kind: string): Prop[] {
   const gets: Prop[] = [];
-  for (const { type, fields } of typesOf(root)) {
+  for (const { type, fields: all } of typesOf(root)) {
+    const hidden = kind === 'connector' ? DEPRECATED_CONNECTOR_FIELDS[type] ?? [] : [];
+    const fields = all.filter((f) => !hidden.includes(f.text));
     const ns = keyOf(table, type, 'get', kind).split('.')[0];
     const named = { type: enumOf(type), name: { type: 'string' } };
     const key = (method: string) => keyOf(table, type, method, kind).slice(ns.length + 1);

@@ -30,10 +30,14 @@ import { historyProfiles, monitorSources } from './cluster/monitor-sources.ts';
 import { Monitor } from './cluster/monitor.ts';
 import { MqttState } from './messaging/mqtt.ts';
 import { lockDataDir, StateFile } from './persist.ts';
+import { checkState } from './backup/backup-checks.ts';
 import type { Profile } from './profile.ts';
 import { Rewrite } from './messaging/rewrite.ts';
 import { Rules } from './integration/rules.ts';
 import { SchemaRegistry } from './integration/schema-registry.ts';
+import { SchemaValidations } from './messaging/schema-validation.ts';
+import { MessageTransformations } from './messaging/message-transformation.ts';
+import { ClusterLinks } from './cluster/cluster-links.ts';
 import { SlowSubs } from './messaging/slow-subs.ts';
 import { TopicMetrics } from './messaging/topic-metrics.ts';
 import { Traces } from './messaging/trace.ts';
@@ -65,6 +69,10 @@ export interface StoreOptions {
   sampleIntervalMs: number;
   license: Partial<LicenseOptions>;
   memory: MemoryWatch;
+  /** The --host the simulator listens on: the sockets the API opens may listen only there (S28). */
+  host: string;
+  /** `cluster.name`: how this cluster is known to the clusters it links to. */
+  clusterName: string;
 }
 
 export class Store implements StoreContext {
@@ -107,6 +115,9 @@ export class Store implements StoreContext {
   readonly actions = new Channels(this, 'actions', this.connectors, this.rules, () => this.cluster.names());
   readonly sources = new Channels(this, 'sources', this.connectors, this.rules, () => this.cluster.names());
   readonly schemaRegistry = new SchemaRegistry(this);
+  readonly schemaValidations = new SchemaValidations(this, this.schemaRegistry, () => this.cluster.names(), SELF_NODE);
+  readonly messageTransformations = new MessageTransformations(this, this.schemaRegistry, () => this.cluster.names(), SELF_NODE);
+  readonly clusterLinks: ClusterLinks;
   private readonly file: StateFile<PersistedState> | null;
   /** Releases the lock of --data-dir. */
   private unlock: (() => Promise<void>) | null = null;
@@ -122,7 +133,7 @@ export class Store implements StoreContext {
     this.apiKeys = new ApiKeys(this);
     this.cluster = new Cluster(options.clock, this.mqtt, Math.max(1, options.nodes), this.routes, options.fixtureClients, options.profile);
     this.clients = new Clients(this.mqtt, this.cluster);
-    this.listeners = new Listeners(this.mqtt, this.cluster, this);
+    this.listeners = new Listeners(this.mqtt, this.cluster, this, options.host);
     this.alarms = new Alarms(options.clock);
     if (options.seed === 'demo') this.alarms.seed(this.cluster.names());
     this.license = new License(this, options.clock, options.license);
@@ -134,7 +145,7 @@ export class Store implements StoreContext {
     const authCluster = { self: SELF_NODE, nodes: () => this.cluster.names() };
     this.authn = new Authn(this, authCluster);
     this.authz = new Authz(this, authCluster);
-    this.gateways = new Gateways(this, () => this.cluster.names());
+    this.gateways = new Gateways(this, () => this.cluster.names(), options.host);
     this.exhooks = new Exhooks(this, () => this.cluster.names());
     this.plugins = new Plugins(this, options.dataDir, () => this.cluster.names());
     this.backups = new Backups(this, options.dataDir);
@@ -144,6 +155,7 @@ export class Store implements StoreContext {
     // The first sample at start, so the series is continuous from there.
     this.monitor.tick();
     this.connectors.channels = [this.actions, this.sources];
+    this.clusterLinks = new ClusterLinks(this, options.clusterName, () => this.cluster.names());
   }
 
   /** Live connections of the whole cluster. */
@@ -172,7 +184,10 @@ export class Store implements StoreContext {
       state = { ...state, ...loaded };
       store = new Store(options, state, file);
       store.unlock = unlock;
-      if (await store.users.ensureDefault()) await store.persist();
+      // The default user only in a new directory (or in memory): over a loaded state the
+      // credentials are never re-created, whoever they are (D4). EMQX adds admin at every boot
+      // where it is missing (emqx_dashboard_admin.erl add_default_user/2 at e5.8.9).
+      if (loaded === null && (await store.users.ensureDefault())) await store.persist();
       return store;
     } catch (err) {
       await unlock?.();
@@ -226,6 +241,7 @@ export class Store implements StoreContext {
 const ARRAY_KEYS = [
   'users', 'api_keys', 'rewrite', 'auto_subscribe', 'traces', 'topic_metrics', 'exhooks', 'plugins',
   'authentication', 'banned', 'rules', 'schema_registry', 'connectors', 'actions', 'sources',
+  'schema_validations', 'message_transformations', 'cluster_links',
 ];
 const OBJECT_KEYS = [
   'license_setting', 'delayed', 'slow_subs', 'config_roots', 'listeners', 'gateways', 'authn_users',
@@ -260,5 +276,8 @@ export function stateShapeProblem(state: unknown): string | null {
   const keys = state.api_keys as Record<string, unknown>[];
   const badKey = keys.findIndex((k) => typeof k.name !== 'string' || typeof k.api_key !== 'string' || typeof k.secret_hash !== 'string');
   if (badKey >= 0) return `api_keys[${badKey}] has no name, key or secret hash`;
-  return null;
+  // Every item as its module checks it on write, so nothing the API would refuse (a rule with a
+  // numeric id, a ban with `who: null`) loads and answers 500 later; no users, or none of them an
+  // administrator, is refused too (D4).
+  return checkState(state, 'keep');
 }

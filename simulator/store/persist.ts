@@ -1,10 +1,11 @@
 // Durable storage of the configuration state in --data-dir: what the simulator promises about it
 // (security.md D1, S23, S24) and how.
 //
-// Writing (D1). Each save writes a temp file, fsyncs it, keeps the current file as
-// `state.prev.json`, renames the temp file into place and fsyncs the directory, so a kill at any
-// moment loses no acknowledged change. Saves that arrive while one is running are committed
-// together, in one write.
+// Writing (D1). Each save writes a temp file and fsyncs it, keeps the current file as
+// `state.prev.json` (a hard link renamed into place, so `state.json` itself never goes away),
+// renames the temp file over `state.json` and fsyncs the directory: a kill at any moment loses no
+// acknowledged change, and once a first save is done `state.json` always exists. Saves that
+// arrive while one is running are committed together, in one write.
 //
 // Persist, then apply (S23). The store's modules change `store.state` and then await `persist()`;
 // rather than turning ~80 call sites around, a failed write is undone: this file keeps the text of
@@ -28,18 +29,22 @@
 // damage. Because a file reaches the name `state.json` only after its bytes were fsynced, a
 // damaged `state.json` was damaged afterwards and may hold an acknowledged change that
 // `state.prev.json` lacks; so the previous file is loaded only when it provably holds every
-// acknowledged change: when `state.json` is missing (a kill between the two renames of a save:
-// the previous file is the last acknowledged state) or when its readable header names the same
-// save as the previous file. Otherwise the start is refused with a message naming the files and
+// acknowledged change: when the readable header of `state.json` names the same save as the
+// previous file. A missing `state.json` beside a previous file was removed by someone (saves
+// never leave that), so nothing says the previous file is current: it is reported, never
+// silently used (D4). Otherwise the start is refused with a message naming the files and
 // `--reset-data`, which moves them aside and starts empty. A checksummed state of the wrong shape
-// counts as damaged. The files are never changed by a refused start.
+// or with an item its module would refuse counts as damaged. A refused start changes no file.
 //
-// One simulator per data directory (S23): `lockDataDir` takes a proper-lockfile lock in it; the
-// lock of a killed process goes stale within seconds and is taken over.
+// One simulator per data directory (S23, D5): `lockDataDir` creates `simulator.lock/` with mkdir
+// (atomic) and writes the owner's process id and start time into it. A second start finds it and
+// refuses for as long as that process exists — stalled, stopped or busy alike; the lock of a
+// process that is gone (killed) is taken over at once. No age makes a lock stale.
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { link, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 
 const FORMAT = 'emqx-console-simulator-state';
 const VERSION = 2;
@@ -98,6 +103,7 @@ export class StateFile<T> {
   readonly file: string;
   readonly prevFile: string;
   private readonly tmpFile: string;
+  private readonly prevTmpFile: string;
   private queue: Waiter[] = [];
   private running = false;
   private drained: Promise<void> = Promise.resolve();
@@ -109,6 +115,7 @@ export class StateFile<T> {
     this.file = path.join(dir, 'state.json');
     this.prevFile = path.join(dir, 'state.prev.json');
     this.tmpFile = path.join(dir, 'state.json.tmp');
+    this.prevTmpFile = path.join(dir, 'state.prev.json.tmp');
   }
 
   /**
@@ -120,6 +127,7 @@ export class StateFile<T> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     // A temp file left by a kill was never acknowledged: drop it.
     await rm(this.tmpFile, { force: true });
+    await rm(this.prevTmpFile, { force: true });
     if (reset) {
       const now = Date.now();
       for (const file of [this.file, this.prevFile]) {
@@ -135,10 +143,6 @@ export class StateFile<T> {
     const previous = await this.read(this.prevFile);
     if (current === null) {
       if (previous === null) return null;
-      if (previous.ok) {
-        this.options.warn(`state: ${path.basename(this.file)} is missing (a save was interrupted between its renames); loaded ${path.basename(this.prevFile)}, the last acknowledged state`);
-        return this.accept(previous);
-      }
     } else if (previous?.ok && current.seq !== null && previous.seq === current.seq) {
       this.options.warn(`state: ${path.basename(this.file)} is damaged (${current.problem}); loaded ${path.basename(this.prevFile)}, which holds the same save ${current.seq}`);
       return this.accept(previous);
@@ -153,6 +157,14 @@ export class StateFile<T> {
   }
 
   private refusal(current: Reading<T> | null, previous: Reading<T> | null): string {
+    if (current === null && previous?.ok) {
+      return [
+        `the state in ${this.dir} has no ${path.basename(this.file)}, only the previous ${path.basename(this.prevFile)} (save ${previous.seq}); saves never remove ${path.basename(this.file)}, so changes after save ${previous.seq} may be lost:`,
+        `  ${this.file}: missing`,
+        `  ${this.prevFile}: intact, save ${previous.seq}`,
+        `Restore ${path.basename(this.file)} from a copy; or rename ${path.basename(this.prevFile)} to ${path.basename(this.file)} to go back to save ${previous.seq}; or start with --reset-data to move the files aside and start with an empty state.`,
+      ].join('\n');
+    }
     const describe = (file: string, r: Reading<T> | null): string => {
       if (r === null) return `${file}: missing`;
       if (r.ok) return `${file}: intact, but from save ${r.seq}, older than ${path.basename(this.file)}${current?.seq == null ? '' : ` (save ${current.seq})`}`;
@@ -245,9 +257,13 @@ export class StateFile<T> {
     } finally {
       await handle.close();
     }
-    // The current file becomes the previous good one; if a kill lands between the two renames,
-    // load() finds no state.json and takes state.prev.json, the last acknowledged state.
-    if (await exists(this.file)) await rename(this.file, this.prevFile);
+    // The current file becomes the previous good one through a second name, so state.json never
+    // goes missing: a kill leaves either the old pair or the new state.json beside the old one.
+    if (await exists(this.file)) {
+      await rm(this.prevTmpFile, { force: true });
+      await link(this.file, this.prevTmpFile);
+      await rename(this.prevTmpFile, this.prevFile);
+    }
     await rename(this.tmpFile, this.file);
     // From here the new file is what a restart loads: the change stands even if the directory
     // cannot be synced (undoing it in memory would make memory and disk disagree).
@@ -264,36 +280,92 @@ export class StateFile<T> {
   }
 }
 
-// A killed simulator stops refreshing its lock; after this long the lock counts as stale and the
-// next start takes it over (proper-lockfile refreshes it every half of that).
-const LOCK_STALE_MS = 3000;
+/** The owner of a data directory's lock, as written into it. */
+interface LockOwner {
+  pid: number;
+  host: string;
+  /** The process's start time as the kernel counts it (Linux), so a reused pid is told apart. */
+  started: string | null;
+}
+
+/** When the process `pid` started (field 22 of /proc/<pid>/stat), or null where there is no /proc. */
+function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses: count from its closing one.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** True while the process that wrote `owner` exists, stopped or stalled included. */
+function ownerLives(owner: LockOwner): boolean {
+  if (owner.host !== hostname()) return true; // another machine's process cannot be asked: assume it lives
+  try {
+    process.kill(owner.pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return false;
+  }
+  const started = processStart(owner.pid);
+  return owner.started === null || started === null || started === owner.started;
+}
+
+function readOwner(lockPath: string): LockOwner | null {
+  try {
+    const owner = JSON.parse(readFileSync(path.join(lockPath, 'owner.json'), 'utf8')) as LockOwner;
+    return Number.isInteger(owner.pid) && typeof owner.host === 'string' ? owner : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
- * Takes the data directory's lock (`<dir>/simulator.lock`) so a second simulator cannot write the
- * same files; resolves with the release. A live holder makes it throw StateError naming the
- * directory, after waiting long enough for a killed holder's lock to go stale.
+ * Takes the data directory's lock (`<dir>/simulator.lock/`) so a second simulator cannot write
+ * the same files; resolves with the release. A lock whose owner still exists makes it throw
+ * StateError naming the directory and the owner's pid, however long that owner has not moved.
  */
 export async function lockDataDir(dir: string, warn: (message: string) => void): Promise<() => Promise<void>> {
   const absolute = path.resolve(dir);
   await mkdir(absolute, { recursive: true, mode: 0o700 });
   const lockPath = path.join(absolute, 'simulator.lock');
-  try {
-    const release = await lockfile.lock(absolute, {
-      lockfilePath: lockPath,
-      stale: LOCK_STALE_MS,
-      retries: { retries: Math.ceil((LOCK_STALE_MS * 1.5) / 250), factor: 1, minTimeout: 250, maxTimeout: 250 },
-      onCompromised: (err) => warn(`state: the lock of ${absolute} was lost (${err.message}); another simulator may be writing this data directory`),
-    });
-    let released = false;
-    return async () => {
-      if (released) return;
-      released = true;
-      await release().catch(() => undefined);
-    };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') {
-      throw new StateError(`another simulator is using the data directory ${absolute} (its lock ${lockPath} is held); stop it, or start this one with another --data-dir`);
+  const me: LockOwner = { pid: process.pid, host: hostname(), started: processStart(process.pid) };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await mkdir(lockPath, { mode: 0o700 });
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    throw err;
+    const owner = readOwner(lockPath);
+    // An owner that has not written its file yet is starting right now.
+    if (owner === null && attempt < 20) {
+      await new Promise((r) => setTimeout(r, 50));
+      continue;
+    }
+    if (owner !== null && ownerLives(owner)) {
+      throw new StateError(`another simulator (process ${owner.pid}) is using the data directory ${absolute} (its lock ${lockPath} is held); stop it, or start this one with another --data-dir`);
+    }
+    if (attempt >= 21) throw new StateError(`the lock ${lockPath} of the data directory ${absolute} cannot be taken over; remove it if no simulator uses that directory`);
+    // The owner is gone: move its lock aside (only one of two racing starters wins the rename)
+    // and try again.
+    const aside = `${lockPath}.stale-${process.pid}-${attempt}`;
+    // Judged gone a moment ago: if another starter has taken the lock since, it is not moved.
+    const again = readOwner(lockPath);
+    if (again !== null && (again.pid !== owner?.pid || again.started !== owner?.started)) continue;
+    try {
+      await rename(lockPath, aside);
+      await rm(aside, { recursive: true, force: true });
+      warn(`state: took over the lock of ${absolute} from process ${owner?.pid ?? '(unknown)'}, which no longer runs`);
+    } catch {
+      // Another starter moved it first.
+    }
   }
+  await writeFile(path.join(lockPath, 'owner.json'), JSON.stringify(me), { mode: 0o600 });
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    await rm(lockPath, { recursive: true, force: true }).catch(() => undefined);
+  };
 }

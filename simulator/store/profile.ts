@@ -292,6 +292,21 @@ export const WIRE = {
   // emqx_channel.erl enrich_connack_caps: 'Receive-Maximum' in the CONNACK from 5.6.0 (commit
   // "return Receive-Maximum in CONNACK when no error"); v5.5.1 sends none.
   connackReceiveMaximum: (p: Profile): boolean => p.has({ since: '5.6.0' }),
+  // emqx_retainer_dispatcher.erl: retained messages on `$` topics went to filters starting with a
+  // wildcard (`#`, `+/…`) until PR 13742 ("fix: topic matching when deliver retainer msg", v5.8.1).
+  retainedDollarToLeadingWildcard: (p: Profile): boolean => !p.has({ since: '5.8.1' }),
+};
+
+/**
+ * What /nodes reports as `otp_release` (emqx_mgmt.erl otp_rel/0: the OTP version of the build,
+ * "/", the ERTS version): OTP from `.tool-versions` at each tag, its ERTS from OTP's
+ * otp_versions.table.
+ */
+export const OTP_RELEASE: Record<string, string> = {
+  '5.5.1': '26.2.1-2/14.2.1',
+  '5.8.9': '26.2.5.14-1/14.2.5.11',
+  '5.10.4': '27.3.4.2-8/15.2.7.1',
+  '6.2.2': '28.4.1-3/16.3',
 };
 
 /** Codes of GET /error_codes that not every release lists (http_api.hrl ?ERROR_CODES). */
@@ -356,6 +371,11 @@ export class Profile {
   /** `emqx_release:edition_longstr()`: what /nodes reports as `edition`. */
   get editionName(): 'Enterprise' | 'Opensource' {
     return this.edition === 'ee' ? 'Enterprise' : 'Opensource';
+  }
+
+  /** `otp_release` of /nodes. */
+  get otpRelease(): string {
+    return OTP_RELEASE[this.version];
   }
 
   /** `emqx_release:version_with_prefix()`: e5.5.1 or v5.5.1 (/status `rel_vsn`). */

@@ -14,6 +14,9 @@ import type { RewriteRule } from './messaging/rewrite.ts';
 import type { RuleEngineSettings, RuleRecord } from './integration/rules.ts';
 import type { ExternalRegistry, SchemaRecord } from './integration/schema-registry.ts';
 import type { SlowSubsSettings } from './messaging/slow-subs.ts';
+import type { LinkConfig } from './cluster/cluster-links.ts';
+import type { Transformation } from './messaging/message-transformation.ts';
+import type { Validation } from './messaging/schema-validation.ts';
 import type { TopicMetricRecord } from './messaging/topic-metrics.ts';
 import type { TraceRecord } from './messaging/trace.ts';
 
@@ -80,6 +83,11 @@ export interface PersistedState {
   /** POST/PUT /schema_registry (in creation order) and /schema_registry_external (by name). */
   schema_registry?: SchemaRecord[];
   schema_registry_external?: Record<string, ExternalRegistry>;
+  /** The `schema_validation.validations` and `message_transformation.transformations` lists, in order. */
+  schema_validations?: Validation[];
+  message_transformations?: Transformation[];
+  /** POST/PUT /cluster/links (`cluster.links`), in creation order. */
+  cluster_links?: LinkConfig[];
   /** POST/PUT /connectors, /actions, /sources (in creation order); absent until changed. */
   connectors?: ConnectorRecord[];
   actions?: ChannelRecord[];

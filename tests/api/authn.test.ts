@@ -427,7 +427,7 @@ test('authenticators, users, sources, rules, settings, bans and the zone config 
     const second = await buildTestApp({ dataDir });
     const t2 = await login(second);
     assert.equal((await call(second, t2, 'GET', `/authentication/${BUILT_IN}/users/kept`)).json(), { user_id: 'kept', is_superuser: true });
-    assert.equal(second.store.authn.checkUser(second.store.authn.enabledChain()[0], 'kept', 'pw'), { ok: true, superuser: true });
+    assert.equal(await second.store.authn.checkUser(second.store.authn.enabledChain()[0], 'kept', 'pw'), { ok: true, superuser: true });
     assert.is((await call(second, t2, 'GET', '/authorization/sources/built_in_database/rules/all')).json().rules[0].topic, 'k/#');
     assert.is((await call(second, t2, 'GET', '/authorization/settings')).json().no_match, 'deny');
     assert.is((await call(second, t2, 'GET', '/banned')).json().data[0].who, 'kept-ban');

@@ -38,6 +38,24 @@ test('export answers {node, filename, created_at} and the file is a tar.gz with 
   await app.close();
 });
 
+test('POST /data/export without a body exports everything, as minirest hands an absent body over as #{}', async () => {
+  // minirest_handler.erl (1.3.15, 1.4.8) do_read_body/2: no body (cowboy_req:has_body/1 false,
+  // also with Content-Length: 0) leaves `body => #{}`.
+  for (const emqxVersion of ['5.5.1', '5.8.9'] as const) {
+    const app = await buildTestApp({ emqxVersion });
+    const token = await login(app);
+    await api(app, 'PUT', '/api/v5/mqtt/topic_rewrite', { token, body: [{ action: 'all', source_topic: 'e/#', re: '^e/(.+)$', dest_topic: 'f/$1' }] });
+    for (const headers of [{}, { 'content-type': 'application/json', 'content-length': '0' }]) {
+      const res = await app.inject({ method: 'POST', url: '/api/v5/data/export', headers: { authorization: `Bearer ${token}`, ...headers } });
+      assert.is(res.statusCode, 200, `${emqxVersion} ${JSON.stringify(headers)}: ${res.body}`);
+      const download = await api(app, 'GET', `/api/v5/data/files/${res.json().filename}?node=${encodeURIComponent(SELF_NODE)}`, { token });
+      const state = JSON.parse((await untargz(download.rawPayload)).find((e) => e.name.endsWith('cluster.hocon'))!.data.toString());
+      assert.equal(state.rewrite, [{ action: 'all', source_topic: 'e/#', re: '^e/(.+)$', dest_topic: 'f/$1' }]);
+    }
+    await app.close();
+  }
+});
+
 test('export → change configuration → import restores the exported state', async () => {
   const app = await buildTestApp();
   const token = await login(app);

@@ -1,9 +1,10 @@
 // Banned clients (issue 4, acceptance 3): both list envelopes and their filters, POST defaults
 // (until = at + 1 year, as in 5.5) and refusals, a ban that kicks the connected client and refuses
-// its CONNECT with CONNACK 5 until `until` passes on the store clock, and deletes.
+// its CONNECT with CONNACK 5 (MQTT 5: 0x8A) until `until` passes on the store clock, and deletes.
 import type { MqttClient } from 'mqtt';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { execFile } from 'node:child_process';
 import { connectMqtt, endMqtt, login, manualClock, request, startSimulator, waitFor, type RunningSimulator } from '../helpers/simulator.ts';
 import { rfc3339 } from '../../simulator/lib/time.ts';
 
@@ -33,9 +34,9 @@ const get = (path: string) => request(sim.baseUrl, 'GET', path, { token });
 const del = (path: string) => request(sim.baseUrl, 'DELETE', path, { token });
 const post = (path: string, body: unknown) => request(sim.baseUrl, 'POST', path, { token, body });
 
-async function connackCode(clientId: string, username?: string): Promise<number> {
+async function connackCode(clientId: string, username?: string, protocolVersion: 4 | 5 = 4): Promise<number> {
   try {
-    const c = await connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId, username });
+    const c = await connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId, username, protocolVersion });
     c.on('error', () => {});
     open.push(c);
     return 0;
@@ -75,6 +76,17 @@ test('username and peerhost bans refuse CONNECT with code 5', async () => {
   assert.is(await connackCode('u-3', 'fine'), 5);
   assert.is((await del('/api/v5/banned/peerhost/127.0.0.1')).status, 204);
   assert.is(await connackCode('u-3', 'fine'), 0);
+});
+
+test('a banned MQTT 5 client hears CONNACK 0x8A Banned (emqx_channel.erl check_banned: ?RC_BANNED), over mqtt.js and mosquitto', async () => {
+  await post('/api/v5/banned', { as: 'clientid', who: 'v5-banned', until: 'infinity' });
+  assert.is(await connackCode('v5-banned', undefined, 5), 0x8a);
+  assert.is(await connackCode('v5-banned', undefined, 4), 5, 'MQTT 3.1.1 has no such code: 5, not authorized');
+  // The simulator runs in this process: the client must not block its event loop.
+  const said = await new Promise<string>((resolve) => {
+    execFile('mosquitto_sub', ['-V', 'mqttv5', '-h', '127.0.0.1', '-p', String(sim.mqtt), '-i', 'v5-banned', '-t', 'x', '-C', '1', '-W', '3'], (_err, stdout, stderr) => resolve(`${stdout}${stderr}`));
+  });
+  assert.ok(/banned/i.test(said), said);
 });
 
 test('list envelopes, filters, duplicates, expired entries and deletes', async () => {

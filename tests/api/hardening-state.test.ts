@@ -192,26 +192,155 @@ test('a truncated only state file, or one of the wrong shape, refuses to start w
   }
 });
 
-test('a kill between the renames of a save (no state.json, state.prev.json present) starts with the previous state', async () => {
+test('D4: a missing state.json beside state.prev.json is reported, not used: the start is refused naming both and --reset-data', async () => {
   const dir = tempDir();
   try {
     const app = await buildTestApp({ dataDir: dir });
     const token = await login(app);
     assert.is((await api(app, 'POST', '/api/v5/users', { token, body: { username: 'kept', password: PASSWORD } })).statusCode, 200);
-    assert.is((await api(app, 'POST', '/api/v5/users', { token, body: { username: 'unsaved', password: PASSWORD } })).statusCode, 200);
+    assert.is((await api(app, 'POST', '/api/v5/users', { token, body: { username: 'latest', password: PASSWORD } })).statusCode, 200);
     await app.close();
-    // What the kill leaves: state.json renamed to state.prev.json, the new file not yet in place.
+    // Saves never leave the directory without state.json (the previous file is a second name).
+    assert.ok(existsSync(path.join(dir, 'state.json')));
+    const prev = readFileSync(path.join(dir, 'state.prev.json'), 'utf8');
     rmSync(path.join(dir, 'state.json'));
-    const sim = await spawnSimulator(['--data-dir', dir, '--seed', 'empty']);
+    const { code, stderr } = await refusedStart(['--data-dir', dir, '--seed', 'empty']);
+    assert.ok(code !== 0, `exit code ${code}`);
+    assert.ok(stderr.includes(path.join(dir, 'state.json')), stderr);
+    assert.ok(stderr.includes(path.join(dir, 'state.prev.json')), stderr);
+    assert.match(stderr, /--reset-data/);
+    assertNoStackTrace(stderr);
+    assert.is(readFileSync(path.join(dir, 'state.prev.json'), 'utf8'), prev, 'a refused start leaves the files as they were');
+    assert.not.ok(existsSync(path.join(dir, 'state.json')));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A data directory with one save, whose state `change` then rewrites with a good checksum. */
+async function savedThenRewritten(change: (state: Record<string, unknown>) => void): Promise<string> {
+  const dir = tempDir();
+  const app = await buildTestApp({ dataDir: dir });
+  await app.close();
+  rewriteState(path.join(dir, 'state.json'), change);
+  return dir;
+}
+
+test('D4: `users: []` with a good checksum, or users without an administrator, refuse to start; admin/public is never re-created', async () => {
+  for (const [what, change] of [
+    ['no users', (state: Record<string, unknown>) => { state.users = []; }],
+    ['only a viewer', (state: Record<string, unknown>) => { (state.users as Record<string, unknown>[])[0].role = 'viewer'; }],
+  ] as const) {
+    const dir = await savedThenRewritten(change);
     try {
-      const t = await login(sim.baseUrl);
-      const users = (await request(sim.baseUrl, 'GET', '/api/v5/users', { token: t })).json.map((u: { username: string }) => u.username);
-      assert.equal(users.sort(), ['admin', 'kept']);
-      assert.not.match(sim.stderr(), /corrupt|damaged/);
+      const { code, stderr } = await refusedStart(['--data-dir', dir, '--seed', 'empty']);
+      assert.ok(code !== 0, `${what}: exit code ${code}`);
+      assert.match(stderr, /users/, what);
+      assert.match(stderr, /--reset-data/, what);
+      assertNoStackTrace(stderr);
+      await buildTestApp({ dataDir: dir }).then(
+        () => assert.unreachable(`${what}: started`),
+        (err: Error) => assert.match(err.message, /administrator|dashboard user/),
+      );
     } finally {
-      await sim.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+});
+
+test('D4: a state whose items its modules refuse (a rule with a numeric id, a ban with who: null) is refused at start with the file and item named', async () => {
+  for (const [what, change, named] of [
+    ['rule id', (state: Record<string, unknown>) => { state.rules = [{ id: 42, sql: 'SELECT * FROM "t/#"', actions: [], enable: true }]; }, /rules\[0\]/],
+    ['ban who', (state: Record<string, unknown>) => { state.banned = [{ as: 'clientid', who: null, by: 'x', reason: '', at: 1, until: null }]; }, /banned\[0\]/],
+  ] as const) {
+    const dir = await savedThenRewritten(change);
+    try {
+      await buildTestApp({ dataDir: dir }).then(
+        () => assert.unreachable(`${what}: started`),
+        (err: Error) => {
+          assert.ok(err.message.includes(path.join(dir, 'state.json')), err.message);
+          assert.match(err.message, named);
+          assert.match(err.message, /--reset-data/);
+        },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+});
+
+test('D4: a backup without an administrator is refused at import; one whose administrator is not `admin` imports, and a restart re-creates no admin', async () => {
+  const dir = tempDir();
+  try {
+    const app = await buildTestApp({ dataDir: dir, emqxVersion: '5.8.9' });
+    const token = await login(app);
+    assert.is((await api(app, 'POST', '/api/v5/users', { token, body: { username: 'root', password: PASSWORD } })).statusCode, 200);
+    assert.is((await api(app, 'POST', '/api/v5/users', { token, body: { username: 'watcher', password: PASSWORD, role: 'viewer' } })).statusCode, 200);
+    const users = app.store.state.users;
+    const exportWith = async (kept: string[]) => {
+      const saved = users.splice(0, users.length);
+      users.push(...saved.filter((u) => kept.includes(u.username)));
+      const { filename } = (await api(app, 'POST', '/api/v5/data/export', { token, body: { table_sets: ['dashboard_users'] } })).json();
+      users.splice(0, users.length, ...saved);
+      return filename as string;
+    };
+    const viewersOnly = await exportWith(['watcher']);
+    const refused = await api(app, 'POST', '/api/v5/data/import', { token, body: { filename: viewersOnly } });
+    assert.is(refused.statusCode, 400, refused.body);
+    assert.match(refused.json().message, /administrator/);
+    const rootOnly = await exportWith(['root', 'watcher']);
+    const imported = await api(app, 'POST', '/api/v5/data/import', { token, body: { filename: rootOnly } });
+    assert.is(imported.statusCode, 204, imported.body);
+    await app.close();
+
+    const again = await buildTestApp({ dataDir: dir, emqxVersion: '5.8.9' });
+    const defaultLogin = await api(again, 'POST', '/api/v5/login', { body: { username: 'admin', password: 'public' } });
+    assert.is(defaultLogin.statusCode, 401, 'admin/public was not re-created');
+    await login(again, 'root', PASSWORD);
+    assert.equal(again.store.state.users.map((u) => u.username).sort(), ['root', 'watcher']);
+    await again.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('D5: an owner stopped (SIGSTOP) for 5 s keeps its lock: a second start is refused, and no acknowledged write is lost', async () => {
+  const dir = tempDir();
+  const owner = await spawnSimulator(['--data-dir', dir, '--seed', 'empty', '--nodes', '1']);
+  try {
+    const token = await login(owner.baseUrl);
+    const acknowledged: string[] = [];
+    const write = async (i: number) => {
+      const name = `w${i}`;
+      const res = await request(owner.baseUrl, 'POST', '/api/v5/banned', { token, body: { as: 'clientid', who: name } });
+      if (res.status === 200) acknowledged.push(name);
+    };
+    for (let i = 0; i < 20; i++) await write(i);
+    owner.child.kill('SIGSTOP');
+    try {
+      await new Promise((r) => setTimeout(r, 5000));
+      const started = Date.now();
+      const { code, stderr } = await refusedStart(['--data-dir', dir, '--seed', 'empty', '--nodes', '1']);
+      assert.ok(code !== 0, `exit code ${code}`);
+      assert.match(stderr, new RegExp(`process ${owner.child.pid}`));
+      assert.ok(Date.now() - started < 10_000, 'the refusal does not wait for the lock to age');
+    } finally {
+      owner.child.kill('SIGCONT');
+    }
+    for (let i = 20; i < 40; i++) await write(i);
+    assert.is(acknowledged.length, 40);
+    await owner.kill('SIGKILL');
+    const after = await spawnSimulator(['--data-dir', dir, '--seed', 'empty', '--nodes', '1']);
+    try {
+      const t = await login(after.baseUrl);
+      const res = await request(after.baseUrl, 'GET', '/api/v5/banned?limit=1000', { token: t });
+      const kept = res.json.data.map((b: { who: string }) => b.who);
+      assert.equal(acknowledged.filter((w) => !kept.includes(w)), [], 'acknowledged writes lost');
+    } finally {
+      await after.kill();
     }
   } finally {
+    await owner.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
 });

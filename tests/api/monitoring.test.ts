@@ -36,6 +36,18 @@ test('GET /nodes lists emqx@node1 as core and the other nodes as replicants', as
   await app.close();
 });
 
+test('otp_release is the OTP each release is built with (.tool-versions at the tag) and its ERTS version', async () => {
+  // emqx_mgmt.erl otp_rel/0: emqx_vm:get_otp_version() "/" erlang:system_info(version); erts from
+  // OTP's otp_versions.table (OTP-26.2.1: erts-14.2.1, OTP-26.2.5.14: erts-14.2.5.11).
+  for (const [emqxVersion, otp] of [['5.5.1', '26.2.1-2/14.2.1'], ['5.8.9', '26.2.5.14-1/14.2.5.11']] as const) {
+    const { app, token } = await setup({ emqxVersion, nodes: 2 });
+    const nodes = (await api(app, 'GET', '/api/v5/nodes', { token })).json();
+    assert.equal(nodes.map((n: { otp_release: string }) => n.otp_release), [otp, otp], emqxVersion);
+    assert.is((await api(app, 'GET', '/api/v5/nodes/emqx@node1', { token })).json().otp_release, otp);
+    await app.close();
+  }
+});
+
 test('node 1 uptime follows the clock; --nodes beyond the fixtures still get nodes', async () => {
   const clock = manualClock();
   const { app, token } = await setup({ clock, nodes: 6 });

@@ -75,4 +75,18 @@ test('mosquitto clients on both sides of the API: listed with their flags, retai
   assert.is((await request(sim.baseUrl, 'DELETE', '/api/v5/clients/cli-durable', { token })).status, 204);
 });
 
+test('-V mqttv5: User Properties reach mosquitto_sub in the order mosquitto_pub sent them [MQTT-3.3.2-18], QoS 2 both ways', async () => {
+  let received = '';
+  const v5 = spawn('mosquitto_sub', ['-h', '127.0.0.1', '-p', String(sim.mqtt), '-V', 'mqttv5', '-i', 'cli-v5', '-q', '2', '-t', 'cli/v5/#', '-F', '%t %q %p %P']);
+  sub = v5;
+  v5.stdout!.on('data', (chunk: Buffer) => (received += chunk.toString()));
+  await waitFor(async () => (await request(sim.baseUrl, 'GET', '/api/v5/clients/cli-v5', { token })).json?.subscriptions_cnt === 1, 1000, 'mosquitto_sub -V mqttv5 listed');
+  const props = ['a', '1', 'b', '2', 'a', '3'].flatMap((v, i) => (i % 2 ? [v] : ['-D', 'publish', 'user-property', v]));
+  const pub = spawn('mosquitto_pub', ['-h', '127.0.0.1', '-p', String(sim.mqtt), '-V', 'mqttv5', '-q', '2', '-t', 'cli/v5/up', '-m', 'ordered', ...props]);
+  assert.is(await new Promise((resolve) => pub.on('close', resolve)), 0);
+  await waitFor(async () => received.includes('cli/v5/up'), 1000, 'delivered');
+  assert.is(received.trim(), 'cli/v5/up 2 ordered a:1 b:2 a:3');
+  v5.kill();
+});
+
 test.run();

@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { MqttClient } from 'mqtt';
 import { MAX_ROUTED_TOPIC_LEVELS } from '../../simulator/broker/mqtt-limits.ts';
-import { connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator } from '../helpers/simulator.ts';
+import { connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator, putZone } from '../helpers/simulator.ts';
 
 let sim: RunningSimulator;
 let token = '';
@@ -22,10 +22,7 @@ test.after(async () => {
 });
 
 const call = (method: string, path: string, body?: unknown) => request(sim.baseUrl, method, `/api/v5${path}`, { token, body });
-const zone = async (mqtt: Record<string, unknown>) => {
-  const res = await call('PUT', '/configs/global_zone', { mqtt });
-  assert.is(res.status, 200, res.text);
-};
+const zone = (mqtt: Record<string, unknown>) => putZone(sim.baseUrl, token, mqtt);
 const metrics = async () => (await call('GET', '/metrics?aggregate=true')).json as Record<string, number>;
 const url = () => `mqtt://127.0.0.1:${sim.mqtt}`;
 

@@ -9,7 +9,7 @@ import type { IClientOptions, MqttClient } from 'mqtt';
 import type { IConnackPacket, Packet } from 'mqtt-packet';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator } from '../helpers/simulator.ts';
+import { connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator, putZone } from '../helpers/simulator.ts';
 
 // mqtt.js' own packet codec, for the raw connections.
 const require = createRequire(import.meta.url);
@@ -45,10 +45,7 @@ test.after(async () => {
 });
 
 const call = (method: string, path: string, body?: unknown) => request(sim.baseUrl, method, `/api/v5${path}`, { token, body });
-async function zone(mqtt: Record<string, unknown>): Promise<void> {
-  const res = await call('PUT', '/configs/global_zone', { mqtt });
-  assert.is(res.status, 200, res.text);
-}
+const zone = (mqtt: Record<string, unknown>) => putZone(sim.baseUrl, token, mqtt);
 const metrics = async () => (await call('GET', '/metrics?aggregate=true')).json as Record<string, number>;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The CONNACK properties mqtt.js keeps for a connected client. */

@@ -13,11 +13,13 @@ test('the route table lists the API routes and marks only login, status, the for
     .sort();
   // /schemas/{name} is unauthenticated on the broker too (emqx-api-part2.md §4.10).
   // The Prometheus scrape endpoints are public unless `enable_basic_auth` (checked in their
-  // handlers); the SSO login and the list of running SSO backends are public on Enterprise
+  // handlers; emqx_prometheus_api.erl at e5.8.9 gives the 5.8 schema validation and message
+  // transformation scrapes the same `security()`); the SSO login and the list of running SSO backends are public on Enterprise
   // (emqx_dashboard_sso_api.erl `security => []`), as is the error code catalog
   // (emqx_dashboard_error_code_api.erl).
   assert.equal(publicApi, [
-    'GET /api/v5/error_codes', 'GET /api/v5/error_codes/:code', 'GET /api/v5/prometheus/auth', 'GET /api/v5/prometheus/data_integration', 'GET /api/v5/prometheus/stats', 'GET /api/v5/schemas/:name',
+    'GET /api/v5/error_codes', 'GET /api/v5/error_codes/:code', 'GET /api/v5/prometheus/auth', 'GET /api/v5/prometheus/data_integration',
+    'GET /api/v5/prometheus/message_transformation', 'GET /api/v5/prometheus/schema_validation', 'GET /api/v5/prometheus/stats', 'GET /api/v5/schemas/:name',
     'GET /api/v5/sso/running', 'GET /api/v5/status', 'POST /api/v5/login', 'POST /api/v5/sso/login/:backend',
   ]);
   assert.ok(app.apiRoutes.some((r) => r.url === '/api/v5/users' && r.method === 'POST' && !r.public));

@@ -71,6 +71,19 @@ test('connector, action and source components use the dashboard keys', async () 
   assert.ok((await schema('bridges')).components.schemas['bridge_webhook.post']);
 });
 
+test('connector fields the source marks deprecated are left out, as the broker hides them', async () => {
+  // emqx_bridge_http_connector.erl retry_interval, emqx_bridge_http_schema.erl `request`,
+  // emqx_bridge_mqtt_connector_schema.erl mode and reconnect_interval (v5.5.1, e5.8.9).
+  const connectors = (await schema('connectors')).components.schemas;
+  for (const method of ['get', 'post', 'put']) {
+    const http = Object.keys(connectors[`bridge_http.${method}_connector`].properties);
+    const mqtt = Object.keys(connectors[`connector_mqtt.${method}_connector`].properties);
+    assert.equal(http.filter((k) => ['retry_interval', 'request'].includes(k)), [], method);
+    assert.equal(mqtt.filter((k) => ['mode', 'reconnect_interval'].includes(k)), [], method);
+    assert.ok(http.includes('pool_size') && mqtt.includes('retry_interval'), 'the fields beside them stay');
+  }
+});
+
 test('a secret is a password-format string and maps keep their key name', async () => {
   const connectors = (await schema('connectors')).components.schemas;
   assert.equal(connectors['bridge_mysql.post_connector'].properties.password, { type: 'string', format: 'password' });

@@ -109,4 +109,38 @@ test('a known path with the wrong method is a 405 with an empty body and the all
   await app.close();
 });
 
+test('a literal path minirest finds before a parametrised one answers 405 for the methods only the other has', async () => {
+  // emqx_dashboard_swagger:spec/2 reverses each module's paths(), cowboy takes the first path that
+  // matches and minirest_handler.erl then checks the method: `/plugins/install` (after
+  // `/plugins/:name`) answers GET with 405, not as the plugin "install". Before credentials.
+  const cases: [string, 'GET' | 'PUT' | 'POST' | 'DELETE', string, string][] = [
+    ['5.5.1', 'GET', '/plugins/install', 'POST'],
+    ['5.5.1', 'DELETE', '/plugins/install', 'POST'],
+    ['5.5.1', 'POST', '/actions/http:x/metrics', 'GET'],
+    ['5.5.1', 'POST', '/sources/mqtt:x/metrics', 'GET'],
+    ['5.5.1', 'DELETE', '/sso/running', 'GET'],
+    ['5.8.9', 'GET', '/authentication/order', 'PUT'],
+    ['5.8.9', 'DELETE', '/authentication/order', 'PUT'],
+    ['5.8.9', 'GET', '/authorization/sources/order', 'PUT'],
+    ['5.8.9', 'PUT', '/sso/running', 'GET'],
+  ];
+  for (const version of ['5.5.1', '5.8.9'] as const) {
+    const app = await buildTestApp({ emqxVersion: version, seed: 'empty' });
+    const token = await login(app);
+    for (const [v, method, path, allow] of cases) {
+      if (v !== version && v !== '5.5.1') continue;
+      for (const auth of [{ token }, {}]) {
+        const res = await api(app, method, `/api/v5${path}`, auth);
+        assert.equal([res.statusCode, res.body, res.headers.allow], [405, '', allow], `${version} ${method} ${path}`);
+      }
+    }
+    // The parametrised paths still answer their own: an authenticator called "order" on 5.5.1,
+    // which has no /authentication/order.
+    const order = await api(app, 'GET', '/api/v5/authentication/order', { token });
+    assert.is(order.statusCode, version === '5.5.1' ? 404 : 405, version);
+    assert.is((await api(app, 'GET', '/api/v5/plugins/other', { token })).statusCode, 404);
+    await app.close();
+  }
+});
+
 test.run();

@@ -50,7 +50,7 @@ test('a registered topic counts what is published to it and delivered from it, p
   assert.is(added.status, 200, added.text);
   assert.is(added.json.topic, 'tm/a');
   assert.match(added.json.create_time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
-  assert.is(added.json.metrics['message.in.count'], 0);
+  assert.is(added.json.metrics['messages.in.count'], 0);
   assert.is((await post('/api/v5/mqtt/topic_metrics', { topic: 'tm/nobody' })).status, 200);
 
   const exact = await client('tm-exact');
@@ -70,22 +70,22 @@ test('a registered topic counts what is published to it and delivered from it, p
   await pub.publishAsync('dropped/x', 'lost', { qos: 1 });
   await pub.publishAsync('dropped/x', 'lost', { qos: 0 });
 
-  await waitFor(async () => (await get(`/api/v5/mqtt/topic_metrics/${q('tm/a')}`)).json.metrics['message.out.count'] === 12, 1000, 'out counted');
+  await waitFor(async () => (await get(`/api/v5/mqtt/topic_metrics/${q('tm/a')}`)).json.metrics['messages.out.count'] === 12, 1000, 'out counted');
   const a = (await get(`/api/v5/mqtt/topic_metrics/${q('tm/a')}`)).json;
   assert.equal(counts(a.metrics), {
-    'message.in.count': 6, 'message.out.count': 12, 'message.dropped.count': 0,
-    'message.qos0.in.count': 3, 'message.qos0.out.count': 9,
-    'message.qos1.in.count': 2, 'message.qos1.out.count': 2,
-    'message.qos2.in.count': 1, 'message.qos2.out.count': 1,
+    'messages.in.count': 6, 'messages.out.count': 12, 'messages.dropped.count': 0,
+    'messages.qos0.in.count': 3, 'messages.qos0.out.count': 9,
+    'messages.qos1.in.count': 2, 'messages.qos1.out.count': 2,
+    'messages.qos2.in.count': 1, 'messages.qos2.out.count': 1,
   });
-  assert.ok(a.metrics['message.in.rate'] > 0 && a.metrics['message.out.rate'] > a.metrics['message.in.rate'], JSON.stringify(a.metrics));
-  assert.is(a.metrics['message.dropped.rate'], 0);
-  assert.ok((String(a.metrics['message.in.rate']).split('.')[1] ?? '').length <= 4, 'rates have at most 4 decimals');
+  assert.ok(a.metrics['messages.in.rate'] > 0 && a.metrics['messages.out.rate'] > a.metrics['messages.in.rate'], JSON.stringify(a.metrics));
+  assert.is(a.metrics['messages.dropped.rate'], 0);
+  assert.ok((String(a.metrics['messages.in.rate']).split('.')[1] ?? '').length <= 4, 'rates have at most 4 decimals');
   const dropped = (await get(`/api/v5/mqtt/topic_metrics/${q('dropped/x')}`)).json.metrics;
-  assert.equal([dropped['message.in.count'], dropped['message.dropped.count'], dropped['message.out.count'], dropped['message.qos1.in.count']], [2, 2, 0, 1]);
+  assert.equal([dropped['messages.in.count'], dropped['messages.dropped.count'], dropped['messages.out.count'], dropped['messages.qos1.in.count']], [2, 2, 0, 1]);
   const list = (await get('/api/v5/mqtt/topic_metrics')).json as { topic: string }[];
   assert.equal(list.map((m) => m.topic), ['tm/a', 'tm/nobody', 'dropped/x']);
-  assert.is((await get(`/api/v5/mqtt/topic_metrics/${q('tm/nobody')}`)).json.metrics['message.in.count'], 0);
+  assert.is((await get(`/api/v5/mqtt/topic_metrics/${q('tm/nobody')}`)).json.metrics['messages.in.count'], 0);
 });
 
 test('reset one topic or all, delete, and not-found answers', async () => {
@@ -94,14 +94,14 @@ test('reset one topic or all, delete, and not-found answers', async () => {
   const pub = await client('r-pub');
   await pub.publishAsync('r/1', 'x', { qos: 1 });
   await pub.publishAsync('r/2', 'x', { qos: 1 });
-  await waitFor(async () => (await get(`/api/v5/mqtt/topic_metrics/${q('r/2')}`)).json.metrics['message.in.count'] === 1, 1000, 'counted');
+  await waitFor(async () => (await get(`/api/v5/mqtt/topic_metrics/${q('r/2')}`)).json.metrics['messages.in.count'] === 1, 1000, 'counted');
   const one = await put('/api/v5/mqtt/topic_metrics', { action: 'reset', topic: 'r/1' });
   assert.is(one.status, 200);
-  assert.equal([one.json.topic, one.json.metrics['message.in.count']], ['r/1', 0]);
+  assert.equal([one.json.topic, one.json.metrics['messages.in.count']], ['r/1', 0]);
   assert.ok(one.json.reset_time, 'reset_time is set');
-  assert.is((await get(`/api/v5/mqtt/topic_metrics/${q('r/2')}`)).json.metrics['message.in.count'], 1, 'the other topic keeps counting');
+  assert.is((await get(`/api/v5/mqtt/topic_metrics/${q('r/2')}`)).json.metrics['messages.in.count'], 1, 'the other topic keeps counting');
   const all = await put('/api/v5/mqtt/topic_metrics', { action: 'reset' });
-  assert.equal(all.json.map((m: { topic: string; metrics: Record<string, number> }) => [m.topic, m.metrics['message.in.count']]), [['r/1', 0], ['r/2', 0]]);
+  assert.equal(all.json.map((m: { topic: string; metrics: Record<string, number> }) => [m.topic, m.metrics['messages.in.count']]), [['r/1', 0], ['r/2', 0]]);
   const missing = await put('/api/v5/mqtt/topic_metrics', { action: 'reset', topic: 'r/none' });
   assert.equal([missing.status, missing.json], [404, { code: 'TOPIC_NOT_FOUND', message: 'Topic not found' }]);
   assert.is((await request(sim.baseUrl, 'DELETE', `/api/v5/mqtt/topic_metrics/${q('r/1')}`, { token })).status, 204);

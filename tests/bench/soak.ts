@@ -1,6 +1,7 @@
 // `npm run soak -- --minutes M`: keeps MQTT publish traffic (tests/bench/load.ts: a fleet with a
 // QoS mix, retained messages and churn) and API polling (tests/bench/requester.ts) running
-// against one simulator, prints its RSS and the API p95 every 30 s, and ends with a summary.
+// against one simulator, prints its RSS and the API p95 every 30 s, and ends with a summary: the
+// memory and latency of security.md D2 (10,000 clients: `npm run load -- --clients 10000`).
 //   npm run soak -- [--minutes 10] [--clients 1000] [--rate 1000] [--every 30]
 import { login, spawnSimulator } from '../helpers/simulator.ts';
 import { API_PATHS } from './api.ts';

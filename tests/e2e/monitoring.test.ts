@@ -158,6 +158,32 @@ test('Alarms: clearing the history asks first and leaves it empty', async () => 
   assert.is(history.data.length, 0);
 });
 
+test('Topic Metrics: messages published with mosquitto_pub show as the broker\'s messages.* counts', async () => {
+  const added = await request(sim.baseUrl, 'POST', '/api/v5/mqtt/topic_metrics', { token, body: { topic: 'counted/t' } });
+  assert.is(added.status, 200, added.text);
+  // Two subscribers: every message in is delivered twice; the last two find nobody (dropped).
+  const subs = [mosquitto('mosquitto_sub', ['-i', 'tm-s1', '-t', 'counted/t']), mosquitto('mosquitto_sub', ['-i', 'tm-s2', '-t', 'counted/t', '-q', '1'])];
+  await until(async () => Boolean((await clientRow('tm-s1')) && (await clientRow('tm-s2'))), 2000, 'both subscribers');
+  for (const qos of ['0', '1', '1']) await mosquitto('mosquitto_pub', ['-i', 'tm-p', '-t', 'counted/t', '-m', 'x', '-q', qos]).done;
+  for (const sub of subs) sub.child.kill();
+  await until(async () => !(await clientRow('tm-s1'))?.connected && !(await clientRow('tm-s2'))?.connected, 2000, 'subscribers gone');
+  for (let i = 0; i < 2; i++) await mosquitto('mosquitto_pub', ['-i', 'tm-p', '-t', 'counted/t', '-m', 'x']).done;
+  // What the broker answers, in EMQX's emqx_topic_metrics:format/1 names.
+  const metrics = (await request(sim.baseUrl, 'GET', `/api/v5/mqtt/topic_metrics/${encodeURIComponent('counted/t')}`, { token })).json.metrics;
+  assert.equal([metrics['messages.in.count'], metrics['messages.out.count'], metrics['messages.dropped.count']], [5, 6, 2]);
+  await w.page.goto(`${sim.baseUrl}/#/topic-metrics`);
+  const row = w.page.locator('[data-test=topic-metrics-row][data-key="counted/t"]');
+  await row.waitFor();
+  const cells = async () => (await row.locator('td').allTextContents()).map((s) => s.trim());
+  await until(async () => (await cells()).slice(1, 4).join() === '5,6,2', 5000, 'the row\'s counts');
+  await row.locator('[data-test=topic-metrics-view]').click();
+  const qos = w.page.locator('[data-test=topic-metric-detail] [data-test=topic-metric-row]');
+  await qos.first().waitFor();
+  const byQos = await qos.evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].filter((_c, i) => i % 2 === 0).map((c) => c.textContent?.trim())));
+  // QoS 0 in: 1 + 2; QoS 1 in: 2; out at the subscription's QoS: s1 at 0 (3), s2 at min(1, qos); then all.
+  assert.equal(byQos, [['3', '4'], ['2', '2'], ['0', '0'], ['5', '6']]);
+});
+
 test('a client id with markup is shown as text and runs nothing (security.md S12)', async () => {
   mosquitto('mosquitto_sub', ['-i', '"><img src=x onerror=alert(1)>', '-t', 'demo/#']);
   await until(async () => Boolean(await clientRow('"><img src=x onerror=alert(1)>')), 1000, 'the odd client');

@@ -131,7 +131,7 @@ test('a topic\'s metrics drawer draws its in rate; the hour range waits for read
   const { page } = session.w;
   await open('/topic-metrics');
   await page.click('[data-test=topic-metrics-row][data-key="rates/1"] [data-test=topic-metrics-view]');
-  await moves('topic-rate-chart', 'message.in.count');
+  await moves('topic-rate-chart', 'messages.in.count');
   await page.click('[data-test=topic-rate-chart] [data-test=rate-range-hour]');
   await page.waitForSelector('[data-test=topic-rate-chart][data-range=hour] [data-test=rate-chart-empty]');
   assert.equal(session.w.errors, []);

@@ -100,6 +100,14 @@ function setPath(target: unknown, path: string[], value: unknown, remove = false
   return root;
 }
 
+/** Stands for the JSON number 1e309 (which JSON.stringify cannot write); see `jsonWithOverflow`. */
+export const OVERFLOWING_NUMBER = '__overflowing_number_1e309__';
+
+/** JSON text of `value` with every OVERFLOWING_NUMBER written as the number 1e309. */
+export function jsonWithOverflow(value: unknown): string {
+  return JSON.stringify(value).replaceAll(`"${OVERFLOWING_NUMBER}"`, '1e309');
+}
+
 /** A corruption the schema must reject, for one property of an object schema; undefined when none applies. */
 function invalidFor(schema: JsonSchema): { value: unknown; what: string }[] {
   const out: { value: unknown; what: string }[] = [];
@@ -109,6 +117,8 @@ function invalidFor(schema: JsonSchema): { value: unknown; what: string }[] {
   if (schema.enum) out.push({ value: '\u0000not-in-enum', what: 'enum miss' });
   if (type === 'integer' || type === 'number') {
     out.push({ value: { n: 1 }, what: 'object for a number' }, { value: 'not a number', what: 'text for a number' });
+    // Issue #33: "Infinity" (coerced to Infinity by the validator) and 1e309 (JSON that overflows).
+    out.push({ value: 'Infinity', what: '"Infinity" for a number' }, { value: OVERFLOWING_NUMBER, what: '1e309 for a number' });
     if (schema.maximum !== undefined) out.push({ value: schema.maximum + 1, what: 'over maximum' });
     if (schema.minimum !== undefined) out.push({ value: schema.minimum - 1, what: 'under minimum' });
   }

@@ -190,6 +190,12 @@ export function request(
   });
 }
 
+/** PUT /configs/global_zone with these `mqtt` settings; throws unless it answers 200. */
+export async function putZone(baseUrl: string, token: string, mqtt: Record<string, unknown>): Promise<void> {
+  const res = await request(baseUrl, 'PUT', '/api/v5/configs/global_zone', { token, body: { mqtt } });
+  if (res.status !== 200) throw new Error(`PUT /configs/global_zone answered ${res.status}: ${res.text}`);
+}
+
 /** Logs in through inject (a Fastify app) or HTTP (a base URL) and returns the token. */
 export async function login(target: FastifyInstance | string, username = 'admin', password = 'public'): Promise<string> {
   if (typeof target === 'string') {
@@ -210,7 +216,8 @@ export function connectMqtt(url: string, options: IClientOptions = {}): Promise<
   const target = new URL(url);
   const streamBuilder = () => {
     if (target.protocol === 'mqtt:') return net.connect(Number(target.port), target.hostname);
-    const ws = new WebSocket(url, options.protocolVersion === 3 ? ['mqttv3.1'] : ['mqtt']);
+    // `mqtt` for every protocol level: EMQX's supported_subprotocols has no `mqttv3.1`.
+    const ws = new WebSocket(url, ['mqtt']);
     return createWebSocketStream(ws);
   };
   const client = new MqttClient(streamBuilder, {

@@ -83,7 +83,7 @@ test('viewing a JSON payload fetches the message by encoded topic and pretty-pri
   api.restore();
 });
 
-test('a binary payload opens as hex; over 1 MB only the size shows; an omitted payload says why', async () => {
+test('S13: a binary payload opens as hex; over 1 MB only the size shows; an omitted payload says why', async () => {
   await loggedIn();
   const big = 'A'.repeat(1_500_000);
   const api = fakeApi({

@@ -8,12 +8,12 @@ import { byTest, cleanup, click, mount, reset, submit, text, type, waitFor } fro
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0, hasnext: false } } };
 const metrics = (n: number) => ({
-  'message.in.count': n * 3, 'message.out.count': n * 6, 'message.dropped.count': n,
-  'message.qos0.in.count': n, 'message.qos1.in.count': n, 'message.qos2.in.count': n,
-  'message.qos0.out.count': n * 4, 'message.qos1.out.count': n, 'message.qos2.out.count': n,
-  'message.in.rate': 1.5, 'message.out.rate': 3.25, 'message.dropped.rate': 0,
-  'message.qos0.in.rate': 0.5, 'message.qos1.in.rate': 0.5, 'message.qos2.in.rate': 0.5,
-  'message.qos0.out.rate': 2.25, 'message.qos1.out.rate': 0.5, 'message.qos2.out.rate': 0.5,
+  'messages.in.count': n * 3, 'messages.out.count': n * 6, 'messages.dropped.count': n,
+  'messages.qos0.in.count': n, 'messages.qos1.in.count': n, 'messages.qos2.in.count': n,
+  'messages.qos0.out.count': n * 4, 'messages.qos1.out.count': n, 'messages.qos2.out.count': n,
+  'messages.in.rate': 1.5, 'messages.out.rate': 3.25, 'messages.dropped.rate': 0,
+  'messages.qos0.in.rate': 0.5, 'messages.qos1.in.rate': 0.5, 'messages.qos2.in.rate': 0.5,
+  'messages.qos0.out.rate': 2.25, 'messages.qos1.out.rate': 0.5, 'messages.qos2.out.rate': 0.5,
 });
 const metric = (topic: string, n: number) => ({ topic, create_time: '2026-05-01T10:00:00+00:00', metrics: metrics(n) });
 

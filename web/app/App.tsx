@@ -9,6 +9,7 @@ import { useSnapshot } from 'valtio';
 // The broker profile registers its request pruning before the first call.
 import '../lib/broker.ts';
 import { cleanUrl, currentPath, navigate, useGuardedLocation, withTimeout } from '../lib/navigation.ts';
+import { loadCatalogue } from '../lib/i18n.ts';
 import { clearSession, session } from '../lib/session.ts';
 import { Confirm } from '../ui/Confirm.tsx';
 import { Loading } from '../ui/States.tsx';
@@ -16,7 +17,7 @@ import { Toasts } from '../ui/Toasts.tsx';
 import { Login } from './Login.tsx';
 import { loadShellStyles } from './shellStyles.ts';
 
-const Shell = lazy(() => withTimeout(() => Promise.all([import('./Shell.tsx'), loadShellStyles()]).then(([shell]) => shell)));
+const Shell = lazy(() => withTimeout(() => Promise.all([import('./Shell.tsx'), loadShellStyles(), loadCatalogue()]).then(([shell]) => shell)));
 
 /**
  * Guard of spec part1 §2: no stored token → forget user and edition, cancel pending requests,

@@ -1,6 +1,6 @@
 /**
  * Rates from counters: EMQX's metric endpoints answer running totals (`matched`, `success`,
- * `message.in.count` …), so a trend is drawn by reading them on a timer and dividing what each
+ * `messages.in.count` …), so a trend is drawn by reading them on a timer and dividing what each
  * grew by the time between two readings. Readings are kept per source in a rolling window of the
  * last minute and a coarser one of the last hour, for as long as the console stays open; nothing
  * is stored, and no history exists from before a page first read its source.

@@ -10,6 +10,19 @@ const SENSITIVE = new Set([
   'secret_access_key', 'access_key_secret', 'access_key_id', 'secret_key', 'security_token', 'sp_private_key',
 ]);
 const SENSITIVE_HEADERS = new Set(['authorization', 'proxy-authorization']);
+// An inline PEM private key (a TLS `keyfile` given as text): EMQX writes it to a file and shows
+// the path (emqx_tls_lib:ensure_ssl_files); it never appears in an answer or the audit log here.
+const INLINE_PRIVATE_KEY = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
+
+/** True for a header whose value is a credential (emqx_utils_redact.erl is_sensitive_header/1). */
+export function isSecretHeader(name: string): boolean {
+  return SENSITIVE_HEADERS.has(name.trim().toLowerCase());
+}
+
+/** True for text that holds an inline PEM private key. */
+export function isInlinePrivateKey(value: unknown): boolean {
+  return typeof value === 'string' && INLINE_PRIVATE_KEY.test(value);
+}
 
 function keepsValue(value: unknown): boolean {
   return typeof value !== 'string' || value === '' || /^\$\{[^}]+\}$/.test(value) || value.startsWith('file://');
@@ -24,10 +37,11 @@ function isObject(value: unknown): value is Json {
 /** A deep copy with secret values replaced by `******`. */
 export function redact(value: unknown, inHeaders = false): unknown {
   if (Array.isArray(value)) return value.map((v) => redact(v));
+  if (isInlinePrivateKey(value)) return REDACTED;
   if (!isObject(value)) return value;
   const out: Json = {};
   for (const [key, v] of Object.entries(value)) {
-    const secret = inHeaders ? SENSITIVE_HEADERS.has(key.toLowerCase()) : SENSITIVE.has(key);
+    const secret = inHeaders ? isSecretHeader(key) : SENSITIVE.has(key);
     if (secret && !keepsValue(v)) out[key] = REDACTED;
     else out[key] = inHeaders ? v : redact(v, key === 'headers');
   }

@@ -7,7 +7,7 @@ import {
   clone, Counters, invalid, parseServer, probe, probeServers, redact, restoreSecrets, statusEnvelope, withDefaults, type ProbeResult,
 } from './auth-common.ts';
 import type { StoreContext } from '../context.ts';
-import { checkPassword, hashWith, MAC_FUNS, newSalt, SIMPLE_HASHES, type HashAlgorithm } from './password-hash.ts';
+import { checkPassword, hashWith, MAC_FUNS, MAX_DK_LENGTH, newSalt, pbkdf2Problem, SIMPLE_HASHES, type HashAlgorithm } from './password-hash.ts';
 
 type Json = Record<string, any>;
 
@@ -94,6 +94,9 @@ function validateHash(algo: unknown, builtIn: boolean): HashAlgorithm {
     if (!(MAC_FUNS as readonly string[]).includes(a.mac_fun ?? '')) throw invalid('unable_to_convert_to_enum_symbol', 'password_hash_algorithm.mac_fun', a.mac_fun);
     if (!Number.isInteger(a.iterations) || (a.iterations as number) <= 0) throw invalid('iterations must be a positive integer', 'password_hash_algorithm.iterations', a.iterations);
     if (a.dk_length !== undefined && (!Number.isInteger(a.dk_length) || a.dk_length <= 0)) throw invalid('dk_length must be a positive integer', 'password_hash_algorithm.dk_length', a.dk_length);
+    // Bounds of the simulator's own (the broker has none): refused at write time, not at a CONNECT.
+    const work = pbkdf2Problem(a.iterations as number, a.dk_length, a.mac_fun);
+    if (work) throw invalid(work, a.dk_length !== undefined && a.dk_length > MAX_DK_LENGTH ? 'password_hash_algorithm.dk_length' : 'password_hash_algorithm.iterations', a.dk_length ?? a.iterations);
     const out: HashAlgorithm = { name: 'pbkdf2', mac_fun: a.mac_fun, iterations: a.iterations };
     if (a.dk_length !== undefined) out.dk_length = a.dk_length;
     return out;
@@ -372,7 +375,10 @@ export class Authn {
     if (this.users(id).has(userId)) throw apiError(409, 'ALREADY_EXISTS', 'User already exists');
     const algo = this.algorithm(config);
     const salt = newSalt(algo);
-    const user: AuthnUser = { user_id: userId, password_hash: hashWith(algo, body.password as string, salt), salt, is_superuser: body.is_superuser === true };
+    const password_hash = await hashWith(algo, body.password as string, salt);
+    // Checked again: another request may have added the same user while this one hashed.
+    if (this.users(id).has(userId)) throw apiError(409, 'ALREADY_EXISTS', 'User already exists');
+    const user: AuthnUser = { user_id: userId, password_hash, salt, is_superuser: body.is_superuser === true };
     this.userList(id, true).push(user);
     this.users(id).set(userId, user);
     await this.ctx.persist();
@@ -387,8 +393,10 @@ export class Authn {
     if (body.password !== undefined) {
       if (typeof body.password !== 'string' || body.password === '') throw apiError(400, 'BAD_REQUEST', 'password must be a non-empty string');
       const algo = this.algorithm(config);
-      user.salt = newSalt(algo);
-      user.password_hash = hashWith(algo, body.password, user.salt);
+      const salt = newSalt(algo);
+      const password_hash = await hashWith(algo, body.password, salt);
+      user.salt = salt;
+      user.password_hash = password_hash;
     }
     if (body.is_superuser !== undefined) user.is_superuser = body.is_superuser === true;
     await this.ctx.persist();
@@ -434,12 +442,12 @@ export class Authn {
         const user: AuthnUser = { user_id: row.user_id, password_hash: row.password_hash, salt, is_superuser: superuser };
         this.put(users, list, existing, user, result);
       } else {
-        if (existing && existing.is_superuser === superuser && checkPassword(algo, row.password, existing.password_hash, existing.salt)) {
+        if (existing && existing.is_superuser === superuser && (await checkPassword(algo, row.password, existing.password_hash, existing.salt))) {
           result.skipped++;
           continue;
         }
         const salt = newSalt(algo);
-        this.put(users, list, existing, { user_id: row.user_id, password_hash: hashWith(algo, row.password, salt), salt, is_superuser: superuser }, result);
+        this.put(users, list, existing, { user_id: row.user_id, password_hash: await hashWith(algo, row.password, salt), salt, is_superuser: superuser }, result);
       }
     }
     await this.ctx.persist();
@@ -458,10 +466,10 @@ export class Authn {
   }
 
   /** A built-in user's check: null when the user does not exist (nomatch). */
-  checkUser(config: AuthnConfig, userId: string, password: string): { ok: boolean; superuser: boolean } | null {
+  async checkUser(config: AuthnConfig, userId: string, password: string): Promise<{ ok: boolean; superuser: boolean } | null> {
     const user = this.users(config.id).get(userId);
     if (!user) return null;
-    return { ok: checkPassword(this.algorithm(config), password, user.password_hash, user.salt), superuser: user.is_superuser };
+    return { ok: await checkPassword(this.algorithm(config), password, user.password_hash, user.salt), superuser: user.is_superuser };
   }
 }
 

@@ -195,14 +195,15 @@ export class Authz {
     const current = this.data.settings;
     refuseUnknown(current, body, 'authorization');
     const next = withDefaults(current as unknown as Json, body ?? {}) as unknown as AuthzSettings;
-    if (body?.cache?.excludes) next.cache.excludes = [...body.cache.excludes];
+    // A list is copied; anything else stays as given so the check below refuses it with a 400.
+    if (body?.cache && 'excludes' in body.cache) next.cache.excludes = Array.isArray(body.cache.excludes) ? [...body.cache.excludes] : body.cache.excludes;
     if (!['allow', 'deny'].includes(next.no_match)) throw invalid('unable_to_convert_to_enum_symbol', 'no_match', next.no_match);
     if (!['ignore', 'disconnect'].includes(next.deny_action)) throw invalid('unable_to_convert_to_enum_symbol', 'deny_action', next.deny_action);
     const c = next.cache;
     if (typeof c.enable !== 'boolean') throw invalid('enable must be a boolean', 'cache.enable', c.enable);
     if (!Number.isInteger(c.max_size) || c.max_size < 1 || c.max_size > 1048576) throw invalid('max_size must be an integer from 1 to 1048576', 'cache.max_size', c.max_size);
     if (durationMs(String(c.ttl)) === null) throw invalid('invalid duration', 'cache.ttl', c.ttl);
-    if (!Array.isArray(c.excludes) || c.excludes.some((t) => typeof t !== 'string' || topicFilterProblem(t))) throw invalid('invalid topic filter', 'cache.excludes', c.excludes);
+    if (!Array.isArray(c.excludes) || c.excludes.some((t) => typeof t !== 'string' || topicFilterProblem(t))) throw invalid('excludes must be a list of topic filters', 'cache.excludes', c.excludes);
     this.writable.settings = next;
     await this.ctx.persist();
     return clone(next);

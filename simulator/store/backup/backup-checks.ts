@@ -176,6 +176,15 @@ const resource: Check = (v) => {
   return problem ?? (isObj(v.config) ? null : 'config must be an object');
 };
 
+// A validation or transformation: the fields the message path reads (message-chain.ts).
+const chainEntry: Check = (v) => {
+  if (!isObj(v)) return 'must be an object';
+  const problem = thrown(() => checkName(v.name));
+  if (problem) return problem;
+  if (!Array.isArray(v.topics) || v.topics.length === 0 || !v.topics.every(isStr)) return 'topics must be a list of topic filters';
+  return typeof v.enable === 'boolean' ? null : 'enable must be a boolean';
+};
+
 const listenerId = (id: string) => {
   const [type, name] = id.split(':');
   return (LISTENER_TYPES as readonly string[]).includes(type) && /^[A-Za-z0-9_-]+$/.test(name ?? '');
@@ -211,6 +220,9 @@ const CHECKS: Record<keyof PersistedState, Check> = {
   rule_engine: object,
   schema_registry: listOf(schema, Infinity, (s) => s.name),
   schema_registry_external: mapOf(object),
+  schema_validations: listOf(chainEntry, Infinity, (v) => v.name),
+  message_transformations: listOf(chainEntry, Infinity, (v) => v.name),
+  cluster_links: listOf((v) => (isObj(v) && isStr(v.server) && Array.isArray(v.topics) ? thrown(() => checkName(v.name)) : 'name, server and topics are required'), Infinity, (v) => v.name),
   connectors: listOf(resource, Infinity, (c) => `${c.type}:${c.name}`),
   actions: listOf(resource, Infinity, (c) => `${c.type}:${c.name}`),
   sources: listOf(resource, Infinity, (c) => `${c.type}:${c.name}`),
@@ -219,16 +231,27 @@ const CHECKS: Record<keyof PersistedState, Check> = {
   license_key: (v) => (isStr(v) && parseLicenseKey(v) ? null : 'not a license key signed by EMQ'),
 };
 
-/** The first problem of an imported state, named by key and item, or null when all is well. */
-export function checkState(state: unknown): string | null {
+/**
+ * The first problem of an imported or loaded state, named by key and item, or null when all is
+ * well. Unknown keys are refused unless `unknownKeys` is 'keep' (a state file may hold keys of a
+ * later version). Dashboard users, when present, must include an administrator: without one
+ * nobody could manage the broker, and the simulator never re-creates a default user over a
+ * state (security.md D4).
+ */
+export function checkState(state: unknown, unknownKeys: 'refuse' | 'keep' = 'refuse'): string | null {
   if (!isObj(state)) return 'the configuration must be an object';
   for (const [key, value] of Object.entries(state)) {
-    const check = CHECKS[key as keyof PersistedState];
-    if (!check) return `unknown configuration key ${key}`;
+    const check = Object.hasOwn(CHECKS, key) ? CHECKS[key as keyof PersistedState] : undefined;
+    if (!check) {
+      if (unknownKeys === 'keep') continue;
+      return `unknown configuration key ${key}`;
+    }
     const problem = check(value);
     if (problem) return problem.startsWith('[') ? `${key}${problem}` : `${key}: ${problem}`;
   }
-  const users = state.users as unknown[] | undefined;
+  const users = state.users as Obj[] | undefined;
   if (users !== undefined && users.length === 0) return 'users: at least one dashboard user is required';
+  // A user without a role predates RBAC and is an administrator (emqx_dashboard_admin.erl ensure_role/1).
+  if (users !== undefined && !users.some((u) => (u.role ?? 'administrator') === 'administrator')) return 'users: at least one administrator is required';
   return null;
 }

@@ -11,6 +11,7 @@ import { checkState, CREDENTIAL_KEYS } from './backup-checks.ts';
 import { SELF_NODE } from '../cluster/cluster.ts';
 import type { StoreContext } from '../context.ts';
 import { insideDir } from '../../lib/inside-dir.ts';
+import { JsonInputError, parseOutsideJson } from '../../lib/json.ts';
 import type { PersistedState } from '../state.ts';
 import { ArchiveError, MiB, targz, untargz, type ArchiveLimits } from '../../lib/tar.ts';
 import { rfc3339 } from '../../lib/time.ts';
@@ -172,14 +173,17 @@ export class Backups {
     const metaEntry = find('META.hocon');
     const stateEntry = find('cluster.hocon');
     if (!metaEntry || !stateEntry) throw bad('Invalid backup file: META.hocon or cluster.hocon missing');
-    try {
-      return {
-        meta: JSON.parse(metaEntry.data.toString('utf8')) as Meta,
-        state: JSON.parse(stateEntry.data.toString('utf8')) as Record<string, unknown>,
-      };
-    } catch {
-      throw bad('Invalid backup file: unreadable configuration');
-    }
+    // Depth, prototype keys and overflowing numbers are refused before any check walks the
+    // values (security.md S25).
+    const read = (entry: { name: string; data: Buffer }) => {
+      try {
+        return parseOutsideJson(entry.data.toString('utf8'));
+      } catch (err) {
+        if (err instanceof JsonInputError) throw bad(`Invalid backup file: ${entry.name.split('/').pop()}: ${err.message}`);
+        throw err;
+      }
+    };
+    return { meta: read(metaEntry) as Meta, state: read(stateEntry) as Record<string, unknown> };
   }
 
   /** Reads and checks an archive: its configuration passes every check of backup-checks.ts. */

@@ -98,6 +98,7 @@ export class Cluster {
       // Every member runs the same release as node 1.
       version: profile.version,
       edition: profile.editionName,
+      otp_release: profile.otpRelease,
     }));
     this.allFixtureNodes = loadFixtureNodes(this.others.map((n) => n.node), clock, routes, fixtureClients);
   }
@@ -180,7 +181,7 @@ export class Cluster {
       // EMQX runs about two Erlang processes per connection (connection and session) on top of
       // a base set; Node has no equivalent, so this mirrors that shape.
       process_used: 480 + 2 * live,
-      otp_release: '25.3.2-2/13.2.2.5',
+      otp_release: this.profile.otpRelease,
       sys_path: process.cwd(),
       log_path: 'log.file.enable is false, not logging to file.',
     };

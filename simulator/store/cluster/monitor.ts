@@ -5,6 +5,7 @@
 // back-fills plausible history so every range has data. Sampling is driven by `tick()`, which a
 // timer or a reader calls; it reads the injected clock, so tests move time instead of waiting.
 import type { Clock } from '../../plugins/clock.ts';
+import { seededRandom } from '../../lib/random.ts';
 
 export const GAUGES = ['connections', 'live_connections', 'subscriptions', 'topics'] as const;
 export const DELTAS = ['received', 'sent', 'dropped'] as const;
@@ -65,18 +66,6 @@ function floorTo(ms: number, step: number): number {
 function mergeInto(target: FullSample, next: FullSample): void {
   for (const key of DELTAS) target[key] += next[key];
   for (const key of GAUGES) target[key] = next[key];
-}
-
-/** A small deterministic PRNG (mulberry32), so the demo history is the same on every start. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Daily load curve between 0.35 (night) and 1 (mid-afternoon), by UTC hour. */
@@ -180,7 +169,7 @@ export class Monitor {
     this.series.forEach((series, index) => {
       const profile = profiles.get(series.source.node);
       if (!profile) return;
-      const rand = random(0x5eed + index * 7919);
+      const rand = seededRandom(0x5eed + index * 7919);
       const history: FullSample[] = [];
       for (let t = end - RETENTION_MS; t < end;) {
         const step = tierStep(end - t, this.intervalMs);

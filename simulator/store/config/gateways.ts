@@ -11,6 +11,7 @@ import type { StoreContext } from '../context.ts';
 import { paginateRows, type PageQuery, type QueryEnvelope } from '../pagination.ts';
 import { hashSecret, verifySecret } from '../dashboard/passwords.ts';
 import { rfc3339 } from '../../lib/time.ts';
+import { bindFailure, bindRefusal, parseBind } from '../../lib/bind.ts';
 
 export const GATEWAY_NAMES = ['stomp', 'mqttsn', 'coap', 'lwm2m', 'exproto'] as const;
 export type GatewayName = (typeof GATEWAY_NAMES)[number];
@@ -88,16 +89,6 @@ function isGateway(name: string): name is GatewayName {
   return (GATEWAY_NAMES as readonly string[]).includes(name);
 }
 
-/** "0.0.0.0:1884", "1884", "[::]:1884" → host and port. */
-export function parseBind(bind: unknown): { host: string; port: number } | null {
-  const text = String(bind ?? '');
-  const match = /^(?:\[?([^\]]*?)\]?:)?(\d{1,5})$/.exec(text);
-  if (!match) return null;
-  const port = Number(match[2]);
-  if (port > 65535) return null;
-  return { host: match[1] || '0.0.0.0', port };
-}
-
 function stripView(conf: Conf): Conf {
   const out = { ...conf };
   for (const key of VIEW_ONLY) delete out[key];
@@ -121,7 +112,8 @@ export class Gateways {
   private readonly clientState = new Map<string, ClientState>();
   private reconciling: Promise<void> = Promise.resolve();
 
-  constructor(private readonly ctx: StoreContext, private readonly nodes: () => string[]) {}
+  /** @param allowedHost the simulator's --host: where listener sockets may listen (security.md S28) */
+  constructor(private readonly ctx: StoreContext, private readonly nodes: () => string[], private readonly allowedHost = '127.0.0.1') {}
 
   // Reads never add the key to the state (a refused write must leave the state as it was).
   private get records(): Record<string, GatewayConfig> {
@@ -161,6 +153,9 @@ export class Gateways {
   private open(gateway: GatewayName, type: string, bind: string): Promise<OpenSocket> {
     const address = parseBind(bind);
     if (!address) return Promise.reject(new Error(`invalid bind ${bind}`));
+    // Also for gateways loaded from the state or a backup: none opens outside --host.
+    const refusal = bindRefusal(this.allowedHost, address.host, address.port);
+    if (refusal) return Promise.reject(new Error(refusal));
     if (type === 'udp' || type === 'dtls') {
       const socket = dgram.createSocket({ type: address.host.includes(':') ? 'udp6' : 'udp4' });
       socket.on('message', (msg, rinfo) => {
@@ -230,7 +225,9 @@ export class Gateways {
           this.sockets.set(id, await this.open(target.gateway, target.type, target.bind));
         } catch (err) {
           const e = err as NodeJS.ErrnoException;
-          failure ??= new Error(`${id}: failed to bind ${target.bind}: ${e.code ?? ''}${e.code ? ' ' : ''}${e.message}`.trim());
+          const address = parseBind(target.bind);
+          const sentence = address && bindFailure(err, address.host, address.port);
+          failure ??= new Error(`${id}: ${sentence ?? (e.code ? `failed to bind ${target.bind}: ${e.code} ${e.message}` : e.message)}`);
         }
       }
       return failure;
@@ -360,7 +357,10 @@ export class Gateways {
       if (!conf || typeof conf !== 'object' || Array.isArray(conf)) throw apiError(400, 'BAD_REQUEST', 'Invalid configurations: a listener must be an object');
       if (!LISTENER_TYPES[name].includes(type)) throw apiError(400, 'BAD_REQUEST', `Invalid configurations: listener type ${type} is not supported by ${name} (expected ${LISTENER_TYPES[name].join(', ')})`);
       if (!/^[A-Za-z0-9_-]{1,64}$/.test(lname)) throw apiError(400, 'BAD_REQUEST', `Invalid configurations: bad listener name ${lname}`);
-      if (!parseBind(conf.bind)) throw apiError(400, 'BAD_REQUEST', `Invalid configurations: bind is required (e.g. "0.0.0.0:1884"), got ${JSON.stringify(conf.bind ?? null)}`);
+      const address = parseBind(conf.bind);
+      if (!address) throw apiError(400, 'BAD_REQUEST', `Invalid configurations: bind is required (e.g. "0.0.0.0:1884"), got ${JSON.stringify(conf.bind ?? null)}`);
+      const refusal = bindRefusal(this.allowedHost, address.host, address.port);
+      if (refusal) throw apiError(400, 'BAD_REQUEST', `Invalid configurations: ${refusal}`);
       out[type] ??= {};
       if (out[type][lname]) throw apiError(400, 'BAD_REQUEST', 'Listener name has occupied');
       out[type][lname] = { ...clone(LISTENER_COMMON), ...clone(LISTENER_DEFAULTS[type]), ...stripView(conf), bind: String(conf.bind) };

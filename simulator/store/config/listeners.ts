@@ -13,6 +13,7 @@ import { ConfigError, deepMerge, restoreSecrets, structDefaults } from './config
 import type { StoreContext } from '../context.ts';
 import type { MqttState } from '../messaging/mqtt.ts';
 import { refuseInvalid, structType } from './schema-check.ts';
+import { bindFailure, bindRefusal, bindText, parseBind } from '../../lib/bind.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -61,21 +62,18 @@ export function listenerOfSocket(socket: Socket | null | undefined): string | un
   return socket ? socketListener.get(socket) : undefined;
 }
 
-/** `1883`, `:1883`, `0.0.0.0:1883`, `[::]:1883` → host and port; null when malformed. */
-export function parseBind(bind: unknown): { host: string; port: number } | null {
-  const text = typeof bind === 'number' ? String(bind) : bind;
-  if (typeof text !== 'string') return null;
-  const m = /^(?:(\[[0-9a-fA-F:.]+\]|[0-9A-Za-z.-]*):)?(\d{1,5})$/.exec(text.trim());
-  if (!m) return null;
-  const port = Number(m[2]);
-  if (port > 65535) return null;
-  return { host: m[1] ? m[1].replace(/^\[|\]$/g, '') : '0.0.0.0', port };
+/** A bind as `GET /listeners` shows it: `host:port`, or the text as stored when malformed. */
+function shownBind(bind: unknown): string {
+  const parsed = parseBind(bind);
+  return parsed ? bindText(parsed.host, parsed.port) : String(bind);
 }
 
-function bindText(bind: unknown): string {
+/** The socket error of a listen as a 400 with a sentence (EMQX names the bind and the reason). */
+function listenError(bind: unknown, err: unknown): ConfigError {
+  if (err instanceof ConfigError) return err;
   const parsed = parseBind(bind);
-  if (!parsed) return String(bind);
-  return `${parsed.host.includes(':') ? `[${parsed.host}]` : parsed.host}:${parsed.port}`;
+  const sentence = parsed && bindFailure(err, parsed.host, parsed.port);
+  return invalid('bind', sentence ?? `cannot listen on ${shownBind(bind)}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
 }
 
 function maxOf(value: unknown): number {
@@ -111,6 +109,8 @@ export class Listeners {
     private readonly mqtt: MqttState,
     private readonly cluster: Cluster,
     private readonly ctx: StoreContext,
+    /** The simulator's --host: where the sockets of listeners may listen (null: anywhere). */
+    private readonly allowedHost: string | null = null,
   ) {
     this.load();
     ctx.onStateReplaced(() => this.reload());
@@ -172,6 +172,9 @@ export class Listeners {
   private async openSocket(id: string, config: Obj): Promise<void> {
     const bind = parseBind(config.bind);
     if (!this.host || !bind) return;
+    // Also for listeners loaded from the state or a backup: none opens outside --host (S28).
+    const refusal = this.allowedHost === null ? null : bindRefusal(this.allowedHost, bind.host, bind.port);
+    if (refusal) throw invalid('bind', refusal);
     const port = await this.host.open(id, id.split(':')[0] as 'tcp' | 'ws', bind.host, bind.port, maxOf(config.max_connections));
     if (bind.port === 0) config.bind = `${bind.host}:${port}`;
     this.open.add(id);
@@ -219,7 +222,7 @@ export class Listeners {
     }));
     const states = new Set(node_status.map((n) => n.status.running));
     return {
-      id, type, name, enable: config.enable !== false, number: node_status.length, bind: bindText(config.bind),
+      id, type, name, enable: config.enable !== false, number: node_status.length, bind: shownBind(config.bind),
       acceptors: (config.acceptors as number) ?? 16,
       status: {
         running: states.size > 1 ? 'inconsistent' : node_status[0]?.status.running ?? false,
@@ -267,7 +270,7 @@ export class Listeners {
     const view = this.view(id);
     const [type, name] = id.split(':');
     return {
-      ...structuredClone(config), id, type, name, bind: bindText(config.bind),
+      ...structuredClone(config), id, type, name, bind: shownBind(config.bind),
       running: view.status.running, current_connections: view.status.current_connections, max_connections: config.max_connections ?? 'infinity',
     };
   }
@@ -291,7 +294,11 @@ export class Listeners {
   }
 
   private check(config: Obj): void {
-    if (!parseBind(config.bind)) throw invalid('bind', `invalid bind: ${JSON.stringify(config.bind)}`);
+    const bind = parseBind(config.bind);
+    if (!bind) throw invalid('bind', `invalid bind: ${JSON.stringify(config.bind)}`);
+    // Only where a socket is really opened: without a host nothing listens (S28).
+    const refusal = this.host && this.allowedHost !== null ? bindRefusal(this.allowedHost, bind.host, bind.port) : null;
+    if (refusal) throw invalid('bind', refusal);
   }
 
   private async save(): Promise<void> {
@@ -307,7 +314,7 @@ export class Listeners {
     const { id: _i, type: _t, name: _n, running: _r, current_connections: _c, ...rest } = body;
     const config = deepMerge(this.defaults(type), rest) as Obj;
     this.check(config);
-    if (config.enable !== false && this.bindable(id)) await this.openSocket(id, config);
+    if (config.enable !== false && this.bindable(id)) await this.openSocket(id, config).catch((err: unknown) => { throw listenError(config.bind, err); });
     this.configs.set(id, config);
     await this.save();
     return true;
@@ -330,7 +337,7 @@ export class Listeners {
           await this.openSocket(id, next);
         } catch (err) {
           if (old.enable !== false) await this.openSocket(id, old).catch(() => undefined);
-          throw invalid('bind', `cannot listen on ${bindText(next.bind)}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+          throw listenError(next.bind, err);
         }
       }
     }
@@ -347,7 +354,7 @@ export class Listeners {
       try {
         await this.openSocket(id, config);
       } catch (err) {
-        throw invalid('bind', `cannot listen on ${bindText(config.bind)}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+        throw listenError(config.bind, err);
       }
     }
     await this.save();

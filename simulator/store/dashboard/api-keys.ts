@@ -107,7 +107,9 @@ export class ApiKeys {
     if (input.desc !== undefined) record.desc = input.desc;
     if (input.enable !== undefined) record.enable = input.enable;
     record.expired_at = input.expired_at;
-    record.role = input.role ?? 'administrator';
+    // Without RBAC (Community) the field cannot be given: a role stored by Enterprise stays, so a
+    // change of edition never raises it (security.md S28).
+    if (this.ctx.profile.hasApp('emqx_dashboard_rbac')) record.role = input.role ?? 'administrator';
     await this.ctx.persist();
     return this.view(record);
   }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { StoreContext } from '../context.ts';
 import type { ConfigRoots } from '../config/config-roots.ts';
 import { rfc3339 } from '../../lib/time.ts';
+import { isInlinePrivateKey, isSecretHeader } from '../access/auth-common.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -50,19 +51,25 @@ export const HIGH_FREQUENCY_REQUESTS: ReadonlySet<string> = new Set([
 // Keys whose values never enter the log: emqx_utils_redact.erl's list, widened to every password
 // and key-like field of this API (change_pwd's old_pwd/new_pwd, api_secret …).
 const SENSITIVE_KEY = /pass|pwd|secret|token|jwt|private_key|security_token/i;
-// Headers that carry credentials (emqx_utils_redact.erl check_is_sensitive_header/1, plus cookies).
-const SENSITIVE_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+// Cookies carry credentials too, beyond emqx_utils_redact.erl is_sensitive_header/1.
+const COOKIE_HEADERS = new Set(['cookie', 'set-cookie']);
 const REDACTED = '******';
 
-/** A copy of `value` with every sensitive key's value replaced by `******`. */
+/**
+ * A copy of `value` with what GET answers mask replaced by `******` (emqx_utils_redact.erl redact/1,
+ * which the broker applies to every audit entry): sensitive keys, credential headers inside a
+ * `headers` object (an HTTP connector's `Authorization`), inline PEM private keys.
+ */
 export function redactBody(value: unknown, depth = 0): unknown {
   if (depth > 32) return REDACTED;
   if (Array.isArray(value)) return value.map((v) => redactBody(v, depth + 1));
+  if (isInlinePrivateKey(value)) return REDACTED;
   if (value === null || typeof value !== 'object') return value;
   if (Buffer.isBuffer(value)) return REDACTED;
   const out: Obj = {};
   for (const [k, v] of Object.entries(value as Obj)) {
     if (SENSITIVE_KEY.test(k)) out[k] = REDACTED;
+    else if (k.toLowerCase() === 'headers' && v && typeof v === 'object' && !Array.isArray(v)) out[k] = redactHeaders(v as Obj);
     // An uploaded file: its name only, never its contents.
     else if (v && typeof v === 'object' && Buffer.isBuffer((v as { data?: unknown }).data)) out[k] = { filename: String((v as { filename?: unknown }).filename ?? '') };
     else out[k] = redactBody(v, depth + 1);
@@ -73,7 +80,7 @@ export function redactBody(value: unknown, depth = 0): unknown {
 /** Request headers with credentials replaced by `******`. */
 export function redactHeaders(headers: Record<string, unknown>): Obj {
   const out: Obj = {};
-  for (const [k, v] of Object.entries(headers)) out[k] = SENSITIVE_HEADERS.has(k.toLowerCase()) ? REDACTED : v;
+  for (const [k, v] of Object.entries(headers)) out[k] = isSecretHeader(k) || COOKIE_HEADERS.has(k.toLowerCase()) ? REDACTED : v;
   return out;
 }
 

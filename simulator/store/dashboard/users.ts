@@ -89,7 +89,9 @@ export class Users {
     const record = this.find(username);
     if (!record) throw apiError(404, 'USER_NOT_FOUND', 'username_not_found');
     record.description = description;
-    record.role = role;
+    // Without RBAC (Community) the field cannot be given: a role stored by Enterprise stays, so a
+    // change of edition never raises it (security.md S28).
+    if (this.ctx.profile.hasApp('emqx_dashboard_rbac')) record.role = role;
     await this.ctx.persist();
     return view(record);
   }
@@ -100,7 +102,8 @@ export class Users {
     if (username === DEFAULT_USERNAME) throw apiError(400, 'NOT_ALLOWED', `Cannot delete user <<"${username}">>`);
     if (username === actor) throw apiError(400, 'NOT_ALLOWED', 'Cannot delete self');
     const index = this.ctx.state.users.findIndex((u) => u.username === username);
-    if (index < 0) throw apiError(404, 'USER_NOT_FOUND', 'User not found');
+    // emqx_dashboard_admin.erl remove_user/1: the transaction aborts with <<"username_not_found">>.
+    if (index < 0) throw apiError(404, 'USER_NOT_FOUND', 'username_not_found');
     this.ctx.state.users.splice(index, 1);
     this.tokens.revokeUser(username);
     await this.ctx.persist();

@@ -124,6 +124,9 @@ function normaliseAction(action: RuleAction): RuleAction {
   return { function: action.function, args: (action.args ?? {}) as Obj };
 }
 
+/** The longest topic whose matching rules are cached. */
+const MATCHED_TOPIC_LENGTH = 1024;
+
 export class Rules {
   private readonly compiled = new Map<string, Statement>();
   private readonly live = new Map<string, Live>();
@@ -145,10 +148,17 @@ export class Rules {
   /** Where console outputs go (the simulator log); set by the routes plugin. */
   log: (line: string) => void = () => {};
 
+  /**
+   * Raises a rule event (`$events/…`) that another broker module saw, with its columns made only
+   * when a rule listens; `source` is the packet it concerns. Set by the broker's rule engine.
+   */
+  fireEvent: (topic: string, columns: () => Obj, source?: object | null) => void = () => {};
+
   /** Runs one action of a rule for one output, counting its outcome; set by the broker's rule engine. */
   runAction: (rule: RuleRecord, action: RuleAction, output: Obj, columns: Obj) => void = () => {};
 
   /** The rules matching a topic, for the rule list they were computed from. */
+  /** The rules each recent topic matched (see matching()). */
   private matched = new Map<string, RuleRecord[]>();
   private matchedFor: RuleRecord[] | null = null;
 
@@ -350,8 +360,12 @@ export class Rules {
         const stmt = this.statement(r);
         return stmt !== null && fromMatches(stmt.from, topic);
       });
-      if (this.matched.size >= 10_000) this.matched.clear();
-      this.matched.set(topic, hit);
+      // At most 10,000 topics of at most 1,024 characters: the cache holds 20 MB at worst however
+      // long the topics clients publish to (up to 65,535 bytes each) are.
+      if (topic.length <= MATCHED_TOPIC_LENGTH) {
+        if (this.matched.size >= 10_000) this.matched.clear();
+        this.matched.set(topic, hit);
+      }
     }
     return hit;
   }

@@ -13,6 +13,12 @@ export class RouteTable {
   /** Route topic → node → number of subscriptions holding it. */
   private readonly byTopic = new Map<string, Map<string, number>>();
   private pairs = 0;
+  private readonly listeners: ((op: 'add' | 'delete', topic: string, node: string) => void)[] = [];
+
+  /** Calls `fn` when a (topic, node) route appears or goes (cluster linking syncs them). */
+  onChange(fn: (op: 'add' | 'delete', topic: string, node: string) => void): void {
+    this.listeners.push(fn);
+  }
 
   /** Adds one subscription's route. */
   add(filter: string, node: string): void {
@@ -23,8 +29,11 @@ export class RouteTable {
       this.byTopic.set(topic, nodes);
     }
     const refs = nodes.get(node) ?? 0;
-    if (refs === 0) this.pairs++;
     nodes.set(node, refs + 1);
+    if (refs === 0) {
+      this.pairs++;
+      for (const fn of this.listeners) fn('add', topic, node);
+    }
   }
 
   /** Removes one subscription's route; the route goes when its last subscription does. */
@@ -40,6 +49,7 @@ export class RouteTable {
     nodes.delete(node);
     this.pairs--;
     if (nodes.size === 0) this.byTopic.delete(topic);
+    for (const fn of this.listeners) fn('delete', topic, node);
   }
 
   /** Number of distinct route topics (the `topics.count` stat). */

@@ -18,32 +18,37 @@ export interface TopicMetricRecord {
 }
 
 const COUNTERS = [
-  'message.in', 'message.out', 'message.dropped',
-  'message.qos0.in', 'message.qos0.out', 'message.qos1.in', 'message.qos1.out', 'message.qos2.in', 'message.qos2.out',
+  'messages.in', 'messages.out', 'messages.dropped',
+  'messages.qos0.in', 'messages.qos0.out', 'messages.qos1.in', 'messages.qos1.out', 'messages.qos2.in', 'messages.qos2.out',
 ] as const;
 type Counter = (typeof COUNTERS)[number];
 
-const IN: readonly Counter[] = ['message.qos0.in', 'message.qos1.in', 'message.qos2.in'];
-const OUT: readonly Counter[] = ['message.qos0.out', 'message.qos1.out', 'message.qos2.out'];
+const IN: readonly Counter[] = ['messages.qos0.in', 'messages.qos1.in', 'messages.qos2.in'];
+const OUT: readonly Counter[] = ['messages.qos0.out', 'messages.qos1.out', 'messages.qos2.out'];
 
 /** Time constant of the rate's exponential moving average, in seconds. */
 const TAU_S = 5;
 
-/** A counter and its smoothed per-second rate: two numbers and an exponent per message. */
-class Meter {
+/**
+ * A counter and its smoothed per-second rate (an exponential moving average over `tauS` seconds):
+ * two numbers and an exponent per message.
+ */
+export class Meter {
   count = 0;
   private rate = 0;
   private at = 0;
 
+  constructor(private readonly tauS = TAU_S) {}
+
   mark(now: number): void {
-    this.rate = this.rateAt(now) + 1 / TAU_S;
+    this.rate = this.rateAt(now) + 1 / this.tauS;
     this.at = now;
     this.count++;
   }
 
   rateAt(now: number): number {
     if (this.rate === 0) return 0;
-    return this.rate * Math.exp(-Math.max(0, now - this.at) / 1000 / TAU_S);
+    return this.rate * Math.exp(-Math.max(0, now - this.at) / 1000 / this.tauS);
   }
 }
 
@@ -156,16 +161,16 @@ export class TopicMetrics {
   published(topic: string, qos: number, dropped: boolean, now: number): void {
     const entry = this.live.get(topic);
     if (!entry) return;
-    entry.meters['message.in'].mark(now);
+    entry.meters['messages.in'].mark(now);
     entry.meters[IN[qos] ?? IN[0]].mark(now);
-    if (dropped) entry.meters['message.dropped'].mark(now);
+    if (dropped) entry.meters['messages.dropped'].mark(now);
   }
 
   /** Tap: one delivery of a message on `topic` at the delivered `qos`. */
   delivered(topic: string, qos: number, now: number): void {
     const entry = this.live.get(topic);
     if (!entry) return;
-    entry.meters['message.out'].mark(now);
+    entry.meters['messages.out'].mark(now);
     entry.meters[OUT[qos] ?? OUT[0]].mark(now);
   }
 

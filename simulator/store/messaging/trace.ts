@@ -189,8 +189,9 @@ export class Traces {
     if (this.dir) mkdirSync(this.dir, { recursive: true, mode: 0o700 });
   }
 
+  // Reads never add the key to the state (no state change through GET, security.md S11).
   private get records(): TraceRecord[] {
-    return (this.ctx.state.traces ??= []);
+    return this.ctx.state.traces ?? [];
   }
 
   private find(name: string): TraceRecord {
@@ -273,7 +274,7 @@ export class Traces {
       name: input.name, type: input.type, filter: input.filter, payload_encode: input.payload_encode ?? 'text',
       start_at: start, end_at: end, enable: true,
     };
-    this.records.push(record);
+    (this.ctx.state.traces ??= []).push(record);
     await this.ctx.persist();
     // EMQX 5.5's create answer repeats start_at as end_at (emqx_mgmt_api_trace:format_trace/1).
     const view = this.view(record, now);

@@ -21,9 +21,9 @@ const ROWS = [
 ] as const;
 
 const TREND = [
-  { key: 'message.in.count', label: 'topicMetrics.in' },
-  { key: 'message.out.count', label: 'topicMetrics.out' },
-  { key: 'message.dropped.count', label: 'topicMetrics.dropped' },
+  { key: 'messages.in.count', label: 'topicMetrics.in' },
+  { key: 'messages.out.count', label: 'topicMetrics.out' },
+  { key: 'messages.dropped.count', label: 'topicMetrics.dropped' },
 ];
 
 const readCounters = (topic: string) => async (signal: AbortSignal) =>

@@ -11,5 +11,5 @@ export interface TopicMetric {
 }
 
 export const metricPath = (topic: string) => `/mqtt/topic_metrics/${encodeURIComponent(topic)}`;
-export const count = (m: TopicMetric, key: string) => formatNumber(m.metrics?.[`message.${key}.count`] ?? 0);
-export const rate = (m: TopicMetric, key: string) => t('topicMetrics.rate', { n: formatNumber(m.metrics?.[`message.${key}.rate`] ?? 0) });
+export const count = (m: TopicMetric, key: string) => formatNumber(m.metrics?.[`messages.${key}.count`] ?? 0);
+export const rate = (m: TopicMetric, key: string) => t('topicMetrics.rate', { n: formatNumber(m.metrics?.[`messages.${key}.rate`] ?? 0) });

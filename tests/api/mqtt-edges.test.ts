@@ -1,0 +1,247 @@
+// MQTT edges where the simulator answered otherwise than EMQX (issue 33), each against the broker
+// source at v5.5.1 (the same at v5.8.9 and 6.2.2 where a test runs both): one publisher's order
+// across QoS 0/1/2, User Properties in wire order, QoS bits 3, will topics, MQTT 3.1 client ids,
+// Request Problem Information, a property given twice, PUBLISH properties check_pub_props refuses,
+// strict_mode, Maximum Packet Size 0, trace lines with the packet id a QoS 1 delivery goes out
+// with; and where EMQX takes what MQTT 5 would refuse, the simulator takes it too.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { EmqxVersion } from '../../simulator/store/profile.ts';
+import { connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator, putZone } from '../helpers/simulator.ts';
+import {
+  CONNACK, connackCode, decodePublish, DISCONNECT, disconnectCode, PUBACK, PUBLISH, publishPacket, rawConnect, SUBACK, subscribePacket, type RawMqtt,
+  type Version,
+} from '../helpers/raw-mqtt.ts';
+import type { Property } from '../helpers/wire.ts';
+
+let sim: RunningSimulator;
+let token = '';
+let open: RawMqtt[] = [];
+
+test.before(async () => {
+  sim = await startSimulator({ app: { emqxVersion: '5.5.1' } });
+  token = await login(sim.baseUrl);
+});
+
+test.after.each(async () => {
+  for (const raw of open) raw.end();
+  open = [];
+  await zone({ strict_mode: false, max_clientid_len: 65535 });
+});
+
+test.after(async () => {
+  await sim.close();
+});
+
+const call = (method: string, path: string, body?: unknown) => request(sim.baseUrl, method, `/api/v5${path}`, { token, body });
+
+const zone = (mqtt: Record<string, unknown>) => putZone(sim.baseUrl, token, mqtt);
+
+/** A raw connection that got its CONNACK; `code` is its reason (MQTT 5) or return code. */
+async function connected(spec: Parameters<typeof rawConnect>[1], port = sim.mqtt): Promise<{ raw: RawMqtt; code: number | null }> {
+  const { raw, connack } = await rawConnect(port, spec);
+  open.push(raw);
+  return { raw, code: connack ? connackCode(connack) : null };
+}
+
+async function subscriber(version: Version, clientId: string, filter: string, qos = 2, properties?: Property[]): Promise<RawMqtt> {
+  const { raw, code } = await connected({ version, clientId, properties });
+  assert.is(code, 0);
+  raw.write(subscribePacket(version, 1, [[filter, qos]]));
+  assert.ok(await raw.next(SUBACK));
+  return raw;
+}
+
+test('one publisher\'s messages reach a subscriber in the order sent, QoS 0, 1 and 2 mixed (emqx_channel handles its packets in turn)', async () => {
+  const sub = await connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId: 'order-sub', protocolVersion: 5 });
+  await sub.subscribeAsync('order/#', { qos: 2 });
+  const got: string[] = [];
+  sub.on('message', (_t, payload) => got.push(payload.toString()));
+  const expected: string[] = [];
+  for (let run = 0; run < 12; run++) {
+    // A new publisher each time: its first messages are authorized on a cache miss.
+    const pub = await connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId: `order-pub-${run}`, protocolVersion: run % 2 ? 5 : 4 });
+    for (const qos of [0, 1, 2] as const) {
+      await pub.publishAsync(`order/${run}/q${qos}`, `${run}:${qos}`, { qos });
+      expected.push(`${run}:${qos}`);
+    }
+    await endMqtt(pub);
+  }
+  await waitFor(() => got.length === expected.length, 3000, 'every message');
+  assert.equal(got, expected);
+  await endMqtt(sub);
+});
+
+test('a burst of QoS 2, 1 and 0 publishes in one write arrives in that order', async () => {
+  const sub = await subscriber(5, 'burst-sub', 'burst/#');
+  const { raw: pub } = await connected({ version: 4, clientId: 'burst-pub' });
+  const qos = [2, 1, 0, 2, 0, 1, 1, 0, 2, 0];
+  pub.write(...qos.map((q, i) => publishPacket({ topic: `burst/${i}`, qos: q, id: i + 1, payload: String(i) })));
+  const order: string[] = [];
+  for (let i = 0; i < qos.length; i++) {
+    const packet = await sub.next(PUBLISH);
+    assert.ok(packet, `delivery ${i}`);
+    order.push(decodePublish(packet, 5).payload.toString());
+  }
+  assert.equal(order, qos.map((_, i) => String(i)));
+});
+
+test('User Properties keep their order [MQTT-3.3.2-18], live, with topic aliases, and retained', async () => {
+  const pairs: [string, string][] = [['a', '1'], ['b', '2'], ['a', '3'], ['c', '4'], ['b', '5']];
+  const users = (list: Property[]) => list.filter(([id]) => id === 0x26).map(([, v]) => v);
+  const live = await subscriber(5, 'up-live', 'up/#', 1);
+  const aliased = await subscriber(5, 'up-alias', 'up/#', 1, [[0x22, 10]]);
+  const { raw: pub } = await connected({ version: 5, clientId: 'up-pub' });
+  pub.write(publishPacket({ version: 5, topic: 'up/t', qos: 1, id: 7, retain: true, properties: pairs.map((p) => [0x26, p] as Property), payload: 'x' }));
+  for (const raw of [live, aliased]) {
+    const packet = await raw.next(PUBLISH);
+    assert.ok(packet);
+    assert.equal(users(decodePublish(packet, 5).properties), pairs);
+  }
+  const late = await subscriber(5, 'up-late', 'up/t', 1);
+  const retained = await late.next(PUBLISH);
+  assert.ok(retained);
+  assert.equal(users(decodePublish(retained, 5).properties), pairs);
+  await call('DELETE', '/mqtt/retainer/message/up%2Ft');
+});
+
+test('PUBLISH with QoS bits 3: MQTT 5 hears DISCONNECT 0x9B (emqx_mqtt_caps check_pub), 3.1.1 is closed', async () => {
+  const { raw: v5 } = await connected({ version: 5, clientId: 'qos3-v5' });
+  v5.write(publishPacket({ version: 5, topic: 'q3/t', qos: 3, id: 1 }));
+  const disconnect = await v5.next(DISCONNECT);
+  assert.ok(disconnect, 'a DISCONNECT');
+  assert.is(disconnectCode(disconnect), 0x9b);
+  const { raw: v4 } = await connected({ version: 4, clientId: 'qos3-v4' });
+  v4.write(publishPacket({ topic: 'q3/t', qos: 3, id: 1 }));
+  assert.ok(await v4.closedWithin(2000));
+  assert.is(v4.packets.length, 1, 'nothing after the CONNACK');
+});
+
+test('with strict_mode the fixed header and packet ids are checked: DISCONNECT 0x81; without it packet id 0 is acknowledged', async () => {
+  const { raw: loose } = await connected({ version: 5, clientId: 'id0-loose' });
+  loose.write(publishPacket({ version: 5, topic: 'id0/t', qos: 1, id: 0 }));
+  const ack = await loose.next(PUBACK);
+  assert.ok(ack, 'emqx_frame checks packet ids only in strict mode');
+  assert.is(ack.body.readUInt16BE(0), 0);
+  await zone({ strict_mode: true });
+  const { raw: strict } = await connected({ version: 5, clientId: 'id0-strict' });
+  strict.write(publishPacket({ version: 5, topic: 'id0/t', qos: 1, id: 0 }));
+  const disconnect = await strict.next(DISCONNECT);
+  assert.ok(disconnect);
+  assert.is(disconnectCode(disconnect), 0x81);
+  const { raw: header } = await connected({ version: 5, clientId: 'q3-strict' });
+  header.write(publishPacket({ version: 5, topic: 'id0/t', qos: 3, id: 1 }));
+  const malformed = await header.next(DISCONNECT);
+  assert.ok(malformed);
+  assert.is(disconnectCode(malformed), 0x81, 'validate_header: bad_frame_header');
+});
+
+test('a will topic with wildcards is refused: CONNACK 0x90 in MQTT 5, 3 in 3.1.1 (emqx_packet check_will_msg)', async () => {
+  const watcher = await subscriber(4, 'will-watch', 'will/#', 0);
+  const v5 = await connected({ version: 5, clientId: 'will-v5', will: { topic: 'will/+/x', payload: 'bye' } });
+  assert.is(v5.code, 0x90);
+  const v4 = await connected({ version: 4, clientId: 'will-v4', will: { topic: 'will/#', payload: 'bye' } });
+  assert.is(v4.code, 3);
+  const fine = await connected({ version: 4, clientId: 'will-ok', will: { topic: 'will/ok', payload: 'bye' } });
+  assert.is(fine.code, 0);
+  fine.raw.end();
+  const will = await watcher.next(PUBLISH);
+  assert.ok(will);
+  assert.is(decodePublish(will, 4).topic, 'will/ok');
+  assert.is(await watcher.next(PUBLISH, 300), null, 'no will of a refused CONNECT');
+});
+
+test('MQTT 3.1 client ids over 23 characters are taken up to max_clientid_len (emqx_packet check_client_id)', async () => {
+  const long = 'a-mqtt-3.1-client-id-of-thirty'.slice(0, 30);
+  assert.is((await connected({ version: 3, clientId: long })).code, 0);
+  await zone({ max_clientid_len: 25 });
+  assert.is((await connected({ version: 3, clientId: `${long}x` })).code, 2);
+  assert.is((await connected({ version: 3, clientId: '' })).code, 2, 'MQTT 3.1 never takes an empty id');
+});
+
+test('MQTT 5 CONNECT: Request Problem Information 2 is a protocol error, CONNACK 0x82 (check_conn_props)', async () => {
+  assert.is((await connected({ version: 5, clientId: 'rpi-2', properties: [[0x17, 2]] })).code, 0x82);
+  assert.is((await connected({ version: 5, clientId: 'rri-7', properties: [[0x19, 7]] })).code, 0x82);
+  assert.is((await connected({ version: 5, clientId: 'rpi-1', properties: [[0x17, 1], [0x19, 0]] })).code, 0);
+});
+
+test('a property given twice counts its last value, as emqx_frame parse_property does', async () => {
+  const sub = await subscriber(5, 'dup-sub', 'dup/#', 1);
+  const { raw: pub } = await connected({ version: 5, clientId: 'dup-pub' });
+  pub.write(publishPacket({ version: 5, topic: 'dup/t', qos: 1, id: 3, properties: [[0x02, 3600], [0x02, 60], [0x03, 'text/a'], [0x03, 'text/b']] }));
+  const packet = await sub.next(PUBLISH);
+  assert.ok(packet);
+  const props = decodePublish(packet, 5).properties;
+  const expiry = props.find(([id]) => id === 0x02)?.[1] as number;
+  assert.ok(expiry <= 60 && expiry >= 59, `message expiry ${expiry}`);
+  assert.equal(props.filter(([id]) => id === 0x03), [[0x03, 'text/b']]);
+});
+
+test('PUBLISH properties emqx_packet check_pub_props refuses: Subscription Identifier 0 and a Response Topic with wildcards, DISCONNECT 0x82', async () => {
+  for (const [name, properties] of [['subid-0', [[0x0b, 0]]], ['resp-wild', [[0x08, 'reply/#']]]] as [string, Property[]][]) {
+    const { raw } = await connected({ version: 5, clientId: name });
+    raw.write(publishPacket({ version: 5, topic: 'cp/t', qos: 1, id: 1, properties }));
+    const disconnect = await raw.next(DISCONNECT);
+    assert.ok(disconnect, name);
+    assert.is(disconnectCode(disconnect), 0x82, name);
+  }
+});
+
+test('what EMQX takes although MQTT 5 forbids it is taken: a Subscription Identifier in a client PUBLISH, payload format 7, `$queue/`', async () => {
+  const sub = await subscriber(5, 'lax-sub', 'lax/#', 1);
+  const { raw: pub } = await connected({ version: 5, clientId: 'lax-pub' });
+  pub.write(publishPacket({ version: 5, topic: 'lax/t', qos: 1, id: 1, properties: [[0x0b, 5], [0x01, 7]], payload: 'p' }));
+  assert.ok(await pub.next(PUBACK));
+  const packet = await sub.next(PUBLISH);
+  assert.ok(packet);
+  assert.is(decodePublish(packet, 5).payload.toString(), 'p');
+  // emqx_topic:validate takes `$queue/` (an empty filter after the prefix).
+  pub.write(subscribePacket(5, 9, [['$queue/', 0]]));
+  const suback = await pub.next(SUBACK);
+  assert.ok(suback);
+  assert.is(suback.body[suback.body.length - 1], 0);
+});
+
+test('Maximum Packet Size 0: EMQX writes nothing at all, CONNACK included (emqx_frame is_too_large)', async () => {
+  const { raw, connack } = await rawConnect(sim.mqtt, { version: 5, clientId: 'mps-0', properties: [[0x27, 0]] });
+  open.push(raw);
+  assert.is(connack, null);
+  assert.is(raw.packets.length, 0);
+});
+
+for (const version of ['5.5.1', '5.8.9'] as EmqxVersion[]) {
+  test(`${version}: Session Expiry Interval 0xFFFFFFFF is kept as asked; the zone's session_expiry_interval is for MQTT 3.x`, async () => {
+    const local = await startSimulator({ app: { emqxVersion: version } });
+    try {
+      const { raw } = await rawConnect(local.mqtt, { version: 5, clientId: 'forever', clean: false, properties: [[0x11, 0xffffffff]] });
+      const client = await request(local.baseUrl, 'GET', '/api/v5/clients/forever', { token: await login(local.baseUrl) });
+      assert.is(client.json.expiry_interval, 0xffffffff);
+      raw.end();
+    } finally {
+      await local.close();
+    }
+  });
+}
+
+test('a trace shows a QoS 1 delivery with the packet id it goes out with; QoS 0 with PacketId=undefined, as EMQX', async () => {
+  assert.is((await call('POST', '/trace', { name: 'edge-ids', type: 'clientid', clientid: 'traced-sub' })).status, 200);
+  try {
+    const sub = await subscriber(4, 'traced-sub', 'tr/#', 1);
+    const pub = await connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId: 'tr-pub' });
+    await pub.publishAsync('tr/1', 'one', { qos: 1 });
+    await pub.publishAsync('tr/0', 'zero', { qos: 0 });
+    const first = await sub.next(PUBLISH);
+    assert.ok(first);
+    const id = decodePublish(first, 4).id;
+    await sub.next(PUBLISH);
+    await endMqtt(pub);
+    let text = '';
+    await waitFor(async () => (text = (await call('GET', '/trace/edge-ids/log?bytes=100000')).json?.items ?? '').includes('Topic=tr/0'), 2000, 'trace lines');
+    assert.ok(text.includes(`mqtt_packet_sent, packet: PUBLISH(Q1, R0, D0, Topic=tr/1, PacketId=${id}, Payload=one)`), text);
+    assert.ok(text.includes('mqtt_packet_sent, packet: PUBLISH(Q0, R0, D0, Topic=tr/0, PacketId=undefined, Payload=zero)'), text);
+  } finally {
+    await call('DELETE', '/trace/edge-ids');
+  }
+});
+
+test.run();
