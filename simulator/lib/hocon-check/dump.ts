@@ -3,7 +3,7 @@
 // the checker's types, and its HOCON default texts read into JSON. Where the dump prints one name
 // for several typerefl types (a percent or a rate is `String`), a field's `kind` names the real one
 // (fixtures/profiles data, from the source at the tag).
-import type { HoconField, HoconType, Primitive } from './types.ts';
+import type { HoconField, HoconType, Limits, Primitive } from './types.ts';
 
 /** One field of a dump tree (the shape of ../shared/reference/emqx-*-config-schema.json). */
 export interface DumpField {
@@ -18,6 +18,8 @@ export interface DumpField {
   deprecated?: boolean;
   /** A union whose member a selector picks: `keys`, the first struct having every key of the value. */
   select?: 'keys';
+  /** A field validator's bounds (emqx_schema validate_max_packet_size/1 …), from the source. */
+  limits?: Limits;
   /** The names hocon gives structs in its errors (`prometheus:recommend_setting`), by struct. */
   names?: Record<string, string>;
   refs?: { text: string; fields: DumpField[] }[];
@@ -81,6 +83,7 @@ export class DumpTypes {
         if (f.aliases?.length) field.aliases = f.aliases;
         if (f.deprecated) field.deprecated = true;
         if (f.type === 'Secret') field.sensitive = true;
+        if (f.limits) field.limits = f.limits;
         out.push(field);
       }
     }

@@ -59,8 +59,11 @@ const MODULE_OF: Partial<Record<Primitive, string>> = {
 
 /**
  * The name hocon gives a type in its errors (hocon_schema:readable_type/1): a struct's name, a
- * singleton's atom, typerefl's `emqx_schema:duration()`, `1..inf` for a range; other kinds say
- * their kind (`union`, `enum`, `array`, `map`).
+ * singleton's atom, a typerefl primitive's `typerefl:name/1`; other kinds say their kind (`union`,
+ * `enum`, `array`, `map`). typerefl (0.9.1 at hocon 0.40.4, 0.9.6 and 0.9.8 later) names a
+ * reflected type `Module:name` (typerefl_trans.erl `io_lib:format("~p:~p", …)`, no parentheses),
+ * its aliases by their bare name (`alias("pos_integer", …)`), its builtins `integer()`, and a
+ * range `1..inf` (`name("~p..~p", [Min, Max])`).
  */
 export function readableType(type: HoconType): string {
   switch (type.kind) {
@@ -73,7 +76,9 @@ export function readableType(type: HoconType): string {
     case 'primitive': {
       if (type.name === 'range') return `${bound(type.min ?? -Infinity)}..${bound(type.max ?? Infinity)}`;
       const module = MODULE_OF[type.name];
-      return module ? `${module}:${type.name}()` : `${type.name === 'term' ? 'any' : type.name}()`;
+      if (module) return `${module}:${type.name}`;
+      if (type.name === 'non_neg_integer' || type.name === 'pos_integer') return type.name;
+      return `${type.name === 'term' ? 'term' : type.name}()`;
     }
     default:
       return type.kind;
