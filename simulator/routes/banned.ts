@@ -25,7 +25,8 @@ export default async function banned(app: FastifyInstance): Promise<void> {
   app.post<{ Body: Record<string, unknown> }>('/banned', {
     schema: {
       body: {
-        type: 'object', required: ['as', 'who'],
+        // emqx_mgmt_api_banned.erl fields(ban): a hocon struct, so a field it lacks is unknown_fields.
+        type: 'object', required: ['as', 'who'], additionalProperties: false,
         properties: { as: { type: 'string' }, who: { type: 'string', maxLength: 1024 }, by: { type: 'string', maxLength: 1024 }, reason: { type: 'string', maxLength: 4096 }, at: epoch, until: epoch },
       },
     },

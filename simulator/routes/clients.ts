@@ -55,9 +55,12 @@ function filtersOf(query: FilterQuery): { filters: ClientFilters; fields?: strin
 }
 
 const params = { type: 'object', required: ['clientid'], properties: { clientid: { type: 'string', maxLength: 65535 } } };
+// emqx_mgmt_api_clients.erl fields(subscribe) and fields(unsubscribe): hocon structs, so a field
+// they lack is unknown_fields.
 const subscribeBody = {
   type: 'object',
   required: ['topic'],
+  additionalProperties: false,
   properties: {
     topic: { type: 'string', minLength: 1, maxLength: 65535 },
     qos: { type: 'integer', minimum: 0, maximum: 2, default: 0 },
@@ -66,7 +69,7 @@ const subscribeBody = {
     rh: { type: 'integer', minimum: 0, maximum: 2, default: 0 },
   },
 } as const;
-const unsubscribeBody = { type: 'object', required: ['topic'], properties: { topic: { type: 'string', minLength: 1, maxLength: 65535 } } } as const;
+const unsubscribeBody = { type: 'object', required: ['topic'], additionalProperties: false, properties: { topic: { type: 'string', minLength: 1, maxLength: 65535 } } } as const;
 
 interface ClientParams {
   clientid: string;

@@ -81,8 +81,13 @@ function rootError(root: string, err: unknown): RootError {
   if (err instanceof Error && 'statusCode' in err) {
     // The zone store answers UPDATE_FAILED with either text or the JSON of a validation error.
     try {
-      const parsed = JSON.parse(err.message) as RootError;
-      if (parsed && typeof parsed.path === 'string') return { path: parsed.path, reason: parsed.reason, ...(parsed.value !== undefined ? { value: parsed.value } : {}) };
+      // The schema checker's errors (one, or a list: the first) name the body as `root`.
+      const first = JSON.parse(err.message) as RootError | RootError[];
+      const parsed = Array.isArray(first) ? first[0] : first;
+      if (parsed && typeof parsed.path === 'string') {
+        const path = parsed.path.replace(/^root(?=\.|$)/, root);
+        return { path, reason: parsed.reason, ...(parsed.value !== undefined ? { value: parsed.value } : {}) };
+      }
     } catch {
       // plain text: the message names the path itself
     }

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
 import { ConfigError, obfuscate, type ConfigRoot } from '../store/config/config-roots.ts';
+import { FileTransfer } from '../store/config/file-transfer.ts';
 import { METRIC_KEYS, STATS_NAMES, type Stats } from '../store/cluster/metrics.ts';
 import { rfc3339 } from '../lib/time.ts';
 
@@ -123,7 +124,13 @@ export default async function configs(app: FastifyInstance): Promise<void> {
       return obfuscate(next);
     });
   };
-  for (const root of ['sys_topics', 'log', 'dashboard', 'alarm', 'sysmon', 'limiter'] as const) serve(`/configs/${root}`, root, 'UPDATE_FAILED');
+  // The release's ?ROOT_KEYS (store/profile.ts CONFIG_ROOT_KEYS) and /configs/limiter up to 5.8;
+  // the profile answers 404 for a root the release lacks.
+  for (const root of ['sys_topics', 'log', 'dashboard', 'alarm', 'sysmon', 'limiter', 'broker'] as const) serve(`/configs/${root}`, root, 'UPDATE_FAILED');
+  // emqx_mgmt_api_configs.erl ?ROOT_KEYS_EE: the file_transfer root, the same config as /file_transfer.
+  const fileTransfer = new FileTransfer(store);
+  app.get('/configs/file_transfer', async () => fileTransfer.get());
+  app.put<{ Body: Obj }>('/configs/file_transfer', { schema: { body: objectBody } }, async (request) => fileTransfer.put(request.body));
   serve('/mqtt/retainer', 'retainer', 'UPDATE_FAILED');
   serve('/prometheus', 'prometheus', 'BAD_REQUEST');
   serve('/opentelemetry', 'opentelemetry', 'BAD_REQUEST');

@@ -57,7 +57,8 @@ export default async function exhook(app: FastifyInstance): Promise<void> {
 
   app.post<{ Body: Record<string, unknown> & { name: string } }>('/exhooks', {
     schema: {
-      body: { type: 'object', required: ['name', 'url'], properties: { name: serverName, ...serverFields } },
+      // emqx_exhook_api.erl server_conf_schema/0, a hocon struct: a field it lacks is unknown_fields.
+      body: { type: 'object', required: ['name', 'url'], additionalProperties: false, properties: { name: serverName, ...serverFields } },
       response: { 200: detail },
     },
   }, async (request) => exhooks.create(request.body));
@@ -66,7 +67,7 @@ export default async function exhook(app: FastifyInstance): Promise<void> {
     async (request) => exhooks.get(request.params.name));
 
   app.put<{ Params: NameParams; Body: Record<string, unknown> }>('/exhooks/:name', {
-    schema: { params: nameParams, body: { type: 'object', properties: { name: { type: 'string' }, ...serverFields } }, response: { 200: detail } },
+    schema: { params: nameParams, body: { type: 'object', additionalProperties: false, properties: { name: { type: 'string' }, ...serverFields } }, response: { 200: detail } },
   }, async (request) => exhooks.update(request.params.name, request.body));
 
   app.delete<{ Params: NameParams }>('/exhooks/:name', { schema: { params: nameParams } }, async (request, reply) => {

@@ -44,9 +44,12 @@ const ruleProperties = {
   metadata: { type: 'object' },
 } as const;
 
+// emqx_rule_engine_api.erl: the body is the rule_creation hocon struct, so a field it lacks is
+// unknown_fields (the read-only fields GET shows are taken out first, see ruleBody).
 const createBody = {
   type: 'object',
   required: ['sql'],
+  additionalProperties: false,
   properties: { id: { type: 'string', maxLength: 255 }, ...ruleProperties },
 } as const;
 

@@ -14,6 +14,7 @@
 // says '5.6.0' (the first release after the 5.5 line); for the releases simulated the outcome is
 // the same.
 import { readFileSync } from 'node:fs';
+import type { Dialect } from '../lib/hocon-check/from-string.ts';
 
 export const VERSIONS = ['5.5.1', '5.8.9', '5.10.4', '6.2.2'] as const;
 export const EDITIONS = ['ee', 'ce'] as const;
@@ -39,6 +40,19 @@ export const RELEASE_EDITIONS: Record<EmqxVersion, readonly Edition[]> = {
 
 /** Every profile the simulator can be, oldest first. */
 export const PROFILES: readonly { version: EmqxVersion; edition: Edition }[] = VERSIONS.flatMap((version) => RELEASE_EDITIONS[version].map((edition) => ({ version, edition })));
+
+/**
+ * How each release's input checker speaks (lib/hocon-check): the hocon library of the tag
+ * (rebar.config / mix.exs: 0.40.4 at 5.5.1, 0.44.0 at 5.8.9, 0.45.3 at 5.10.4, 0.45.9 at 6.2.2),
+ * emqx_schema.erl's converters (`{error, Str}` at e5.5.1, "Not a valid duration" from 5.8) and
+ * emqx_limiter_schema.erl's rate syntax (the `{Capacity, Interval}` limiter from 5.10).
+ */
+export const HOCON: Record<EmqxVersion, Dialect> = {
+  '5.5.1': { hocon: '0.40', converters: '5.5', limiter: 'v1' },
+  '5.8.9': { hocon: '0.44', converters: '5.8', limiter: 'v1' },
+  '5.10.4': { hocon: '0.44', converters: '5.8', limiter: 'v2' },
+  '6.2.2': { hocon: '0.44', converters: '5.8', limiter: 'v2' },
+};
 
 /** Where a feature exists: from a release on, up to one, only in one edition, or everywhere. */
 export interface Availability {
@@ -390,6 +404,11 @@ export class Profile {
 
   constructor(readonly version: EmqxVersion, readonly edition: Edition) {
     this.id = `${version}-${edition}`;
+  }
+
+  /** How this release's hocon checks input. */
+  get dialect(): Dialect {
+    return HOCON[this.version];
   }
 
   /** `emqx_release:edition_longstr()`: what /nodes reports as `edition`. */

@@ -65,7 +65,9 @@ test('secrets sent back as ****** are kept; changing the read-only default passw
   assert.is(ro.json().code, 'UPDATE_FAILED');
 });
 
-test('wrong type, range, enum, duration and byte size are 400 UPDATE_FAILED naming the path; nothing saved', async () => {
+// emqx_dashboard_swagger.erl check_request_body/5 checks the body under a root field named
+// `root` and answers 400 BAD_REQUEST before the handler (whose own failures are UPDATE_FAILED).
+test('wrong type, range, enum, duration and byte size are 400 BAD_REQUEST naming the root. path; nothing saved', async () => {
   const cases: [string, unknown, string][] = [
     ['/configs/alarm', { size_limit: 'many' }, 'size_limit'],
     ['/configs/alarm', { size_limit: 5000 }, 'size_limit'],
@@ -74,13 +76,14 @@ test('wrong type, range, enum, duration and byte size are 400 UPDATE_FAILED nami
     ['/configs/sysmon', { vm: { large_heap: '32ZB' } }, 'vm.large_heap'],
     ['/configs/sys_topics', { sys_event_messages: { client_connected: 'yes' } }, 'sys_event_messages.client_connected'],
     ['/configs/limiter', { max_conn_rate: '10 per s' }, 'max_conn_rate'],
-    ['/configs/limiter', { 'bad-name': '10/s' }, 'bad-name'],
+    // emqx_limiter_schema.erl fields(limiter): a name it lacks is an unknown field of the root.
+    ['/configs/limiter', { 'bad-name': '10/s' }, ''],
   ];
   for (const [url, body, at] of cases) {
     const res = await call('PUT', url, body);
     assert.is(res.statusCode, 400, `${url} ${JSON.stringify(body)}`);
-    assert.is(res.json().code, 'UPDATE_FAILED');
-    assert.is(problem(res).path, at);
+    assert.is(res.json().code, 'BAD_REQUEST');
+    assert.is(problem(res).path, at ? `root.${at}` : 'root');
   }
   assert.equal(Object.keys(app.store.state.config_roots ?? {}), []);
   const ok = await call('PUT', '/configs/limiter', { max_conn_rate: '1000/s', messages_rate: '10/10s', bytes_rate: '10MB/s' });

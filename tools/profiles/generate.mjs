@@ -94,6 +94,20 @@ const REFINEMENTS = [
   { structs: ['durable_sessions', 'session_persistence'], fields: ['idle_poll_interval', 'heartbeat_interval', 'last_alive_update_interval', 'renew_streams_interval', 'session_gc_interval', 'subscription_count_refresh_interval', 'disconnected_session_count_refresh_interval', 'message_retention_period'], kind: { Duration: 'timeout_duration' } },
   // emqx_ft_schema.erl timeouts.
   { structs: ['file_transfer'], fields: ['init_timeout', 'store_segment_timeout', 'assemble_timeout'], kind: { Duration: 'timeout_duration_ms' } },
+  // `required => {false, recursively}`: not filled in unless given (the dumps do not say it).
+  // emqx_schema.erl fields("listeners"); emqx_dashboard_schema.erl listeners and sso;
+  // emqx_ft_schema.erl storage and exporter backends; 6.x managed certificates and mqtt.limiter.
+  { structs: ['listeners'], fields: ['tcp', 'ssl', 'ws', 'wss', 'quic', 'http', 'https'], optional: true },
+  { structs: ['dashboard'], fields: ['sso'], optional: true },
+  { structs: ['storage_backend', 'local_storage_exporter_backend'], fields: ['local', 's3'], optional: true },
+  { structs: ['ssl', 'ssl_client_opts', 'ssl_options', 'listener_ssl_opts', 'listener_wss_opts', 'listener_quic_ssl_opts'], fields: ['managed_certs'], optional: true, releases: ['6.2.2'] },
+  { structs: ['mqtt'], fields: ['limiter'], optional: true, releases: ['5.10.4', '6.2.2'] },
+  // emqx_prometheus_schema.erl setting_union_schema/0: a union whose selector takes the
+  // recommended setting when every key of the value is one of its fields (is_recommend_type/1);
+  // hocon names a member `prometheus:<struct>` (namespace/0).
+  { structs: ['<root>'], fields: ['prometheus'], select: 'keys', names: { recommend_setting: 'prometheus:recommend_setting', legacy_deprecated_setting: 'prometheus:legacy_deprecated_setting' } },
+  // emqx_retainer_schema.erl retainer_indices(type) -> list(list(integer())): the dump flattens it.
+  { structs: ['mnesia_config'], fields: ['index_specs'], type: 'Array(Array(Integer))' },
   // emqx_schema.erl max_packet_size validator: validate_packet_size/1 at e5.5.1 (the limit 256M,
   // one byte over the protocol's), validate_max_packet_size/1 from 5.8 (changes/ce/fix-14405).
   { structs: ['mqtt'], fields: ['max_packet_size'], releases: ['5.5.1'],
@@ -118,8 +132,6 @@ const PATCHES_5_8_9 = [
   // allow_never_expire (boolean, default true) came with it (commit d2813b12, in e5.8.8).
   { struct: 'retainer', after: 'msg_expiry_interval', add: field('msg_expiry_interval_override', 'OneOf(String("disabled"),Duration)', 'disabled') },
   { struct: 'retainer', after: 'msg_expiry_interval_override', add: field('allow_never_expire', 'Boolean', 'true') },
-  // emqx_retainer_schema.erl `enable`: ?IMPORTANCE_NO_DOC, so not in the dump, yet answered.
-  { struct: 'retainer', first: true, add: field('enable', 'Boolean', 'true') },
   // changes/ce/feat-14454.en.md (5.8.5): max_publish_rate, rate_type(), default "1000/s".
   { struct: 'retainer', after: 'delivery_rate', add: field('max_publish_rate', 'String', '"1000/s"') },
   // changes/v5.8.3.en.md: the listener option nolinger (tcp_opts, boolean, default false).
@@ -128,6 +140,31 @@ const PATCHES_5_8_9 = [
   { struct: 'mqtt', after: 'client_attrs_init', add: field('clientid_override', 'OneOf(String("disabled"),String)', 'disabled') },
   // changes/ce/feat-14723.en.md: push_gateway.method, enum([put, post]), default put.
   { struct: 'push_gateway', after: 'enable', add: field('method', 'Enum(put,post)', 'put') },
+];
+
+/**
+ * Fields the source marks `importance => ?IMPORTANCE_NO_DOC` from 5.8 on: left out of the dumps,
+ * yet checked and answered as any other (5.5's dump still has them). By struct, first field.
+ */
+const NO_DOC = [
+  // emqx_schema.erl base_listener/1: enable (alias enabled), default true.
+  { structs: ['mqtt_tcp_listener', 'mqtt_ssl_listener', 'mqtt_ws_listener', 'mqtt_wss_listener', 'mqtt_quic_listener'], add: field('enable', 'Boolean', 'true', { aliases: ['enabled'] }) },
+  // emqx_schema.erl fields("force_shutdown"), fields("force_gc"), fields("authz_cache"): enable, default true.
+  { structs: ['force_shutdown', 'force_gc', 'authz_cache'], add: field('enable', 'Boolean', 'true') },
+  // emqx_retainer_schema.erl fields("retainer") and fields(mnesia_config): enable, default true.
+  { structs: ['retainer', 'mnesia_config'], add: field('enable', 'Boolean', 'true') },
+  // emqx_conf_schema.erl log_handler_common_confs/2: the default handler's `enable` is NO_DOC
+  // (EMQX_DEFAULT_LOG_HANDLER); a console install leaves the file handler off; the audit handler
+  // is off (emqx_enterprise_schema.erl audit `default => #{enable => false}`).
+  { structs: ['log_file_handler', 'log_audit_handler'], add: field('enable', 'Boolean', 'false') },
+  // emqx_ft_schema.erl common_backend_fields/0: enable, default true.
+  { structs: ['local_storage'], add: field('enable', 'Boolean', 'true') },
+];
+
+/** Hidden fields of 5.5.1 that a body may carry (not in the dump). */
+const HIDDEN_5_5_1 = [
+  // emqx_dashboard_schema.erl default_password/1 at e5.5.1: binary(), ?IMPORTANCE_HIDDEN, sensitive.
+  { struct: 'dashboard', after: 'token_expired_time', add: field('default_password', 'Secret', '"public"', { hidden: true }) },
 ];
 
 /**
@@ -184,6 +221,21 @@ function brokerRoot(release) {
   return field('broker', 'Struct(broker)', undefined, { hidden: true, refs: [{ text: 'broker', fields }] });
 }
 
+/**
+ * What a fresh broker's config files set over the schema defaults, by root (the etc/ files at the
+ * tag: apps/emqx_dashboard/etc/emqx_dashboard.conf, apps/emqx_conf/etc/base.hocon from 5.8; 6.2.2
+ * moved the dashboard listeners into base.hocon). Only roots the config API serves.
+ */
+const BASE = {
+  '5.5.1': { dashboard: { listeners: { http: { bind: 18083 } } } },
+  '5.8.9': {
+    dashboard: { listeners: { http: { bind: 18083 }, https: { ssl_options: { certfile: '${EMQX_ETC_DIR}/certs/cert.pem', keyfile: '${EMQX_ETC_DIR}/certs/key.pem' } } } },
+    log: { file: {}, console: {} },
+  },
+};
+BASE['5.10.4'] = BASE['5.8.9'];
+BASE['6.2.2'] = BASE['5.8.9'];
+
 const clone = (v) => JSON.parse(JSON.stringify(v));
 
 /** Calls visit(fields, structName) for every struct of a dump tree. */
@@ -202,9 +254,9 @@ function eachStruct(fields, visit) {
   walk(fields);
 }
 
-/** The fields of every struct named `name` (the root list itself for `null`). */
+/** The fields of every struct named in `names` (`<root>`: the list of roots itself). */
 function structsNamed(root, names) {
-  const out = [];
+  const out = names.includes('<root>') ? [root] : [];
   eachStruct(root, (fields, text) => {
     if (names.includes(text)) out.push(fields);
   });
@@ -259,6 +311,15 @@ function applyDecisions(root, decisions, older, used) {
   }
 }
 
+function applyNoDoc(root, used) {
+  for (const [i, row] of NO_DOC.entries()) {
+    for (const fields of structsNamed(root, row.structs)) {
+      if (!fields.some((f) => f.text === row.add.text)) fields.unshift(clone(row.add));
+      used.add(i);
+    }
+  }
+}
+
 function applyRefinements(root, release, used) {
   for (const [i, r] of REFINEMENTS.entries()) {
     if (r.releases && !r.releases.includes(release)) continue;
@@ -266,6 +327,10 @@ function applyRefinements(root, release, used) {
       for (const f of fields) {
         if (!r.fields.includes(f.text)) continue;
         if (r.kind) f.kind = { ...f.kind, ...r.kind };
+        if (r.type) f.type = r.type;
+        if (r.optional) f.optional = true;
+        if (r.select) f.select = r.select;
+        if (r.names) f.names = r.names;
         if (r.limits) f.limits = r.limits;
         used.add(i);
       }
@@ -281,6 +346,9 @@ function compactField(f, refIds) {
   if (f.kind) out.k = f.kind;
   if (f.limits) out.l = f.limits;
   if (f.hidden) out.h = 1;
+  if (f.optional) out.o = 1;
+  if (f.select) out.s = f.select;
+  if (f.names) out.m = f.names;
   if (f.deprecated) out.x = 1;
   if (refIds.length) out.r = refIds;
   return out;
@@ -313,10 +381,11 @@ function compactTree(rootFields) {
 /** The full dump tree of a release (before compacting), with the rows above applied. */
 export function releaseTree(release, referenceDir = REFERENCE_DIR) {
   const dump = (name) => readJson(referenceDir, `emqx-${name}-config-schema.json`).fields;
-  const used = { patches: new Set(), decisions: new Set(), refinements: new Set() };
+  const used = { patches: new Set(), decisions: new Set(), refinements: new Set(), noDoc: new Set() };
   let root;
   if (release === '5.5.1') {
     root = dump('5.5');
+    applyPatches(root, HIDDEN_5_5_1, new Set());
   } else if (release === '5.8.9') {
     root = dump('5.8.1');
     applyPatches(root, PATCHES_5_8_9, used.patches);
@@ -326,7 +395,10 @@ export function releaseTree(release, referenceDir = REFERENCE_DIR) {
   } else {
     root = dump('6.2.2');
   }
-  if (release !== '5.5.1') root.push(brokerRoot(release));
+  if (release !== '5.5.1') {
+    root.push(brokerRoot(release));
+    applyNoDoc(root, used.noDoc);
+  }
   applyRefinements(root, release, used.refinements);
   return { root, used };
 }
@@ -342,6 +414,10 @@ export function unusedRows() {
     if (release === '5.10.4') for (const [i] of DECISIONS_5_10_4.entries()) if (!used.decisions.has(i)) out.push(`DECISIONS_5_10_4[${i}]`);
   }
   for (const [i] of REFINEMENTS.entries()) if (!refinementsUsed.has(i)) out.push(`REFINEMENTS[${i}]`);
+  for (const release of ['5.8.9', '6.2.2']) {
+    const { used } = releaseTree(release);
+    for (const [i] of NO_DOC.entries()) if (!used.noDoc.has(i)) out.push(`NO_DOC[${i}] on ${release}`);
+  }
   return out;
 }
 
@@ -352,7 +428,7 @@ export function generate(referenceDir = REFERENCE_DIR) {
     const api = apiData(readJson(referenceDir, `emqx-${release}-api.json`));
     files.set(`${release}/api.json`, `${JSON.stringify({ source: `emqx-${release}-api.json`, ...api }, null, 1)}\n`);
     const tree = compactTree(releaseTree(release, referenceDir).root);
-    files.set(`${release}/config.json`, `${JSON.stringify(tree)}\n`);
+    files.set(`${release}/config.json`, `${JSON.stringify({ base: BASE[release], ...tree })}\n`);
   }
   return files;
 }

@@ -7,6 +7,8 @@ import {
   clone, Counters, invalid, parseServer, probe, probeServers, redact, restoreSecrets, statusEnvelope, withDefaults, type ProbeResult,
 } from './auth-common.ts';
 import type { StoreContext } from '../context.ts';
+import { refuseUnknownFields, unionMember } from '../config/schema-check.ts';
+import { treeRoot } from '../config/release-tree.ts';
 import { checkPassword, hashWith, MAC_FUNS, MAX_DK_LENGTH, newSalt, pbkdf2Problem, SIMPLE_HASHES, type HashAlgorithm } from './password-hash.ts';
 
 type Json = Record<string, any>;
@@ -271,7 +273,17 @@ export class Authn {
     return redact(this.find(id)) as Json;
   }
 
+  /**
+   * The release's schema of the authenticator the body picks (emqx_authn_schema.erl
+   * union_member_selector/1 by mechanism and backend) refuses a field it lacks.
+   */
+  private refuseUnknown(body: Json): void {
+    const member = unionMember(treeRoot(this.ctx.profile.version, 'authentication'), body, ['mechanism', 'backend']);
+    if (member) refuseUnknownFields(member, body, ['enable']);
+  }
+
   async create(body: Json): Promise<AuthnConfig> {
+    this.refuseUnknown(body);
     const config = fillAuthn(body);
     if (this.chain.some((a) => a.id === config.id)) throw apiError(409, 'ALREADY_EXISTS', `Authenticator '${config.id}' already exist`);
     this.writableChain.push(config);
@@ -283,6 +295,7 @@ export class Authn {
   async update(id: string, body: Json): Promise<void> {
     const stored = this.find(id);
     const merged = restoreSecrets(body, stored) as Json;
+    this.refuseUnknown({ mechanism: stored.mechanism, ...(stored.backend === undefined ? {} : { backend: stored.backend }), ...merged });
     const config = fillAuthn(merged);
     if (config.id !== id) throw apiError(400, 'BAD_REQUEST', 'Change of authentication type is not allowed');
     this.chain[this.chain.indexOf(stored)] = config;

@@ -10,6 +10,7 @@ import type { StoreContext } from '../context.ts';
 import { durationMs } from '../messaging/slow-subs.ts';
 import { topicFilterProblem } from '../../lib/topic.ts';
 import { refuseUnknown } from '../config/strict.ts';
+import { refuseUnknownFields, rootField, unionMember } from '../config/schema-check.ts';
 
 type Json = Record<string, any>;
 
@@ -232,7 +233,15 @@ export class Authz {
     return this.data.sources.filter((s) => s.enable);
   }
 
+  /** The release's schema of the source type the body names (emqx_authz_schema.erl, by `type`) refuses a field it lacks. */
+  private refuseUnknownSource(body: Json): void {
+    const member = unionMember(rootField(this.ctx.profile.version, 'authorization', 'sources'), body, ['type']);
+    // emqx_authz_api_schema.erl fields(file): the API sends the file's `rules` text where the config has `path`.
+    if (member) refuseUnknownFields(member, body, body.type === 'file' ? ['enable', 'rules'] : ['enable']);
+  }
+
   async create(body: Json): Promise<void> {
+    this.refuseUnknownSource(body);
     const config = fillSource(body);
     if (this.has(config.type)) throw apiError(400, 'BAD_REQUEST', `duplicated_authz_source_type: ${config.type}`);
     this.writable.sources.unshift(config);
@@ -243,6 +252,7 @@ export class Authz {
   async update(type: string, body: Json): Promise<void> {
     const stored = this.find(type);
     if (body?.type !== undefined && body.type !== type) throw apiError(400, 'BAD_REQUEST', 'Type mismatch');
+    this.refuseUnknownSource({ ...body, type });
     const config = fillSource(restoreSecrets({ ...body, type }, stored) as Json);
     const sources = this.writable.sources;
     sources[sources.indexOf(this.find(type))] = config;

@@ -6,10 +6,13 @@
 // is only injected into) the state is kept but nothing listens.
 import type { Socket } from 'node:net';
 import type { Cluster } from '../cluster/cluster.ts';
-import { ConfigError, deepMerge, restoreSecrets, structDefaults, validateStruct } from './config-roots.ts';
+import type { HoconField, HoconType } from '../../lib/hocon-check/types.ts';
+import { apiError } from '../../plugins/errors.ts';
+import { formatErrors } from '../../lib/hocon-check/format.ts';
+import { ConfigError, deepMerge, restoreSecrets, structDefaults } from './config-roots.ts';
 import type { StoreContext } from '../context.ts';
 import type { MqttState } from '../messaging/mqtt.ts';
-import { refuseUnknown } from './strict.ts';
+import { refuseInvalid, structType } from './schema-check.ts';
 import { bindFailure, bindRefusal, bindText, parseBind } from '../../lib/bind.ts';
 
 type Obj = Record<string, unknown>;
@@ -77,6 +80,21 @@ function maxOf(value: unknown): number {
   return typeof value === 'number' ? value : Infinity;
 }
 
+/**
+ * The body schema of a listener (emqx_mgmt_api_listeners.erl listeners_info/1): type, running,
+ * id (or name, to create one) and current_connections beside the listener's own fields, less
+ * `authentication`.
+ */
+function listenerBody(struct: Extract<HoconType, { kind: 'struct' }>, type: ListenerType, create: boolean): HoconType {
+  const extra: HoconField[] = [
+    { name: 'type', type: { kind: 'enum', symbols: [type] }, required: true },
+    { name: 'running', type: { kind: 'primitive', name: 'boolean' } },
+    create ? { name: 'name', type: { kind: 'primitive', name: 'binary' }, required: true } : { name: 'id', type: { kind: 'primitive', name: 'atom' }, required: true },
+    { name: 'current_connections', type: { kind: 'primitive', name: 'non_neg_integer' } },
+  ];
+  return { kind: 'struct', name: struct.name, fields: [...extra, ...struct.fields.filter((f) => f.name !== 'authentication')] };
+}
+
 function invalid(path: string, reason: string): ConfigError {
   return new ConfigError(path, reason);
 }
@@ -103,8 +121,8 @@ export class Listeners {
     if (saved && Object.keys(saved).length > 0) {
       for (const [id, config] of Object.entries(saved)) this.configs.set(id, config);
     } else {
-      this.configs.set('tcp:default', { ...structDefaults('listeners', STRUCTS.tcp), bind: '0.0.0.0:1883' });
-      this.configs.set('ws:default', { ...structDefaults('listeners', STRUCTS.ws), bind: '0.0.0.0:8083' });
+      this.configs.set('tcp:default', { ...this.defaults('tcp'), bind: '0.0.0.0:1883' });
+      this.configs.set('ws:default', { ...this.defaults('ws'), bind: '0.0.0.0:8083' });
     }
   }
 
@@ -129,7 +147,7 @@ export class Listeners {
   async attach(host: ListenerHost, opened: Record<string, string>): Promise<void> {
     this.host = host;
     for (const [id, bind] of Object.entries(opened)) {
-      const config = this.configs.get(id) ?? { ...structDefaults('listeners', STRUCTS[id.split(':')[0] as ListenerType]) };
+      const config = this.configs.get(id) ?? { ...this.defaults(id.split(':')[0] as ListenerType) };
       this.configs.set(id, { ...config, bind, enable: true });
       this.open.add(id);
       host.setMaxConnections(id, maxOf(config.max_connections));
@@ -257,13 +275,30 @@ export class Listeners {
     };
   }
 
-  private check(type: ListenerType, config: Obj): void {
+  /** The release's defaults of a listener type (the flat `*_rate` fields from 5.10 among them). */
+  private defaults(type: ListenerType): Obj {
+    return structDefaults('listeners', STRUCTS[type], this.ctx.profile.version);
+  }
+
+  /**
+   * The broker's request check of a listener body: a union picked by `type` (a body without a
+   * known type is `unknown listener type`), then the type's fields (schema-check.ts).
+   */
+  private checkBody(body: Obj, create: boolean): void {
+    const type = body.type as ListenerType;
+    if (typeof type !== 'string' || !(type in STRUCTS)) {
+      throw apiError(400, 'BAD_REQUEST', formatErrors([{ field_name: 'type', kind: 'validation_error', path: 'root', reason: 'unknown listener type' }]));
+    }
+    const struct = structType(this.ctx.profile.version, 'listeners', STRUCTS[type]) as Extract<HoconType, { kind: 'struct' }>;
+    refuseInvalid(this.ctx.profile, listenerBody(struct, type, create), body);
+  }
+
+  private check(config: Obj): void {
     const bind = parseBind(config.bind);
     if (!bind) throw invalid('bind', `invalid bind: ${JSON.stringify(config.bind)}`);
     // Only where a socket is really opened: without a host nothing listens (S28).
     const refusal = this.host && this.allowedHost !== null ? bindRefusal(this.allowedHost, bind.host, bind.port) : null;
     if (refusal) throw invalid('bind', refusal);
-    validateStruct('listeners', STRUCTS[type], config, '');
   }
 
   private async save(): Promise<void> {
@@ -275,11 +310,10 @@ export class Listeners {
   async create(type: ListenerType, name: string, body: Obj): Promise<boolean> {
     const id = `${type}:${name}`;
     if (this.configs.has(id)) return false;
-    const { id: _i, type: _t, name: _n, ...rest } = body;
-    const defaults = structDefaults('listeners', STRUCTS[type]);
-    refuseUnknown(defaults, rest, 'listeners');
-    const config = deepMerge(defaults, rest) as Obj;
-    this.check(type, config);
+    this.checkBody(body, true);
+    const { id: _i, type: _t, name: _n, running: _r, current_connections: _c, ...rest } = body;
+    const config = deepMerge(this.defaults(type), rest) as Obj;
+    this.check(config);
     if (config.enable !== false && this.bindable(id)) await this.openSocket(id, config).catch((err: unknown) => { throw listenError(config.bind, err); });
     this.configs.set(id, config);
     await this.save();
@@ -289,10 +323,10 @@ export class Listeners {
   /** `PUT /listeners/{id}`: merges the body; reopens the socket when bind or enable changed. */
   async update(id: string, body: Obj): Promise<void> {
     const old = this.configs.get(id) as Obj;
+    this.checkBody({ type: id.split(':')[0], id, ...body }, false);
     const { id: _i, type: _t, name: _n, running: _r, current_connections: _c, ...rest } = body;
-    refuseUnknown({ ...structDefaults('listeners', STRUCTS[id.split(':')[0] as ListenerType]), ...old }, rest, 'listeners');
     const next = restoreSecrets(deepMerge(old, rest), old) as Obj;
-    this.check(id.split(':')[0] as ListenerType, next);
+    this.check(next);
     // EMQX restarts a running listener on any update, which drops its connections (the console
     // warns about it); a stopped one only opens when the update enables it.
     if (this.bindable(id) && (this.open.has(id) || next.enable !== false)) {

@@ -15,6 +15,7 @@ import {
 } from './connectors.ts';
 import { SELF_NODE } from '../cluster/cluster.ts';
 import type { StoreContext } from '../context.ts';
+import { entryFields, refuseUnknownFields } from '../config/schema-check.ts';
 import { topicFilterProblem } from '../../lib/topic.ts';
 import type { ActionOutcome, Rules } from './rules.ts';
 
@@ -98,6 +99,10 @@ export class Channels implements ChannelUsers {
   validate(type: string, config: Json): Json {
     const fields = typeFields(this.kind, type);
     if (!fields && !this.types().includes(type)) throw invalid(`unknown ${this.label} type: ${type}`, 'type', type);
+    // The release's schema of the type refuses a field it lacks (emqx_bridge_v2_schema.erl
+    // api_schema/2, a hocon struct); `enable` is ?IMPORTANCE_NO_DOC from 5.8, so not in the dumps.
+    const tree = entryFields(this.ctx.profile.version, this.kind, type);
+    if (tree) refuseUnknownFields(tree, config, ['enable']);
     const connector = config.connector;
     if (typeof connector !== 'string' || !this.connectors.get(connectorType(type), connector)) {
       throw invalid('connector_not_found_or_wrong_type', `${this.kind}.${type}.connector`, connector);

@@ -10,6 +10,7 @@ import { apiError } from '../../plugins/errors.ts';
 import { parseDefault, parseType, type RefField } from '../../schemas/convert.ts';
 import { clone, invalid, redact, restoreSecrets } from '../access/auth-common.ts';
 import type { StoreContext } from '../context.ts';
+import { entryFields, refuseUnknownFields } from '../config/schema-check.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -153,6 +154,10 @@ export class Connectors {
   validate(type: string, config: Json): Json {
     const fields = typeFields('connectors', type);
     if (!fields && !CATALOGUE_CONNECTORS.includes(type)) throw invalid(`unknown connector type: ${type}`, 'type', type);
+    // The release's schema of the type refuses a field it lacks (emqx_connector_schema.erl
+    // api_schema/1, a hocon struct); `enable` is ?IMPORTANCE_NO_DOC from 5.8, so not in the dumps.
+    const tree = entryFields(this.ctx.profile.version, 'connectors', type);
+    if (tree) refuseUnknownFields(tree, config, ['enable']);
     if (type === 'http') {
       const url = config.url;
       let ok = false;
