@@ -101,7 +101,9 @@ for (const { emqxVersion, edition } of profiles()) {
   test(`${emqxVersion} ${edition}: the backup follows the broker's layout, edition and version are the profile's`, async () => {
     const app = await buildTestApp({ emqxVersion, edition } as never);
     const token = await login(app);
-    await api(app, 'PUT', '/api/v5/listeners/tcp:default', { token, body: { ...(await api(app, 'GET', '/api/v5/listeners/tcp:default', { token })).json() as object, max_connections: 4321 } });
+    // The GET answer less what the update's schema lacks (`name`, emqx_mgmt_api_listeners.erl).
+    const { name: _name, running: _running, current_connections: _count, ...listener } = (await api(app, 'GET', '/api/v5/listeners/tcp:default', { token })).json();
+    assert.is((await api(app, 'PUT', '/api/v5/listeners/tcp:default', { token, body: { ...listener, max_connections: 4321 } })).statusCode, 200);
     assert.is((await api(app, 'POST', '/api/v5/authorization/sources', { token, body: { type: 'built_in_database' } })).statusCode, 204);
     await api(app, 'POST', '/api/v5/authorization/sources/built_in_database/rules/users', { token, body: [{ username: 'sensor-2', rules: [{ action: 'publish', permission: 'deny', topic: 'secret/#' }] }] });
     await api(app, 'POST', '/api/v5/banned', { token, body: { as: 'clientid', who: 'bad-1' } });

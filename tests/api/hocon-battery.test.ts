@@ -82,6 +82,8 @@ const CASES: Case[] = [
     url: ALARM, body: { size_limit: '10' }, expect: () => 'ok' },
   { what: 'an integer out of range', source: 'hocon_tconf.erl builtin_validators/1: `#{expected => readable_type(Type)}`, typerefl range name `~p..~p`',
     url: ALARM, body: { size_limit: 5000 }, expect: () => problem('root.size_limit', { expected: '1..3000' }, 5000) },
+  { what: 'a positive integer below 1', source: 'typerefl alias/4 names an alias `Name()`: emqx_schema_tests.erl ssl_opts_cert_depth_test expects `#{expected => "non_neg_integer()"}` at v5.5.1, e5.8.9 and 6.2.2; acceptors is `pos_integer()` (emqx_schema.erl)',
+    url: '/listeners/tcp:default', body: { id: 'tcp:default', type: 'tcp', acceptors: 0 }, expect: () => problem('root.acceptors', { expected: 'pos_integer()' }, 0) },
   { what: 'a keepalive multiplier as text', source: 'typerefl.erl to_float/1 through hocon_schema_builtin convert/2',
     url: ZONE, body: { mqtt: { keepalive_multiplier: '2.5' } }, expect: () => 'ok' },
   // Unions and enums.

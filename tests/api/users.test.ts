@@ -12,12 +12,18 @@ async function withAdmin(options: Parameters<typeof buildTestApp>[0] = {}) {
 }
 
 test('the default admin exists with description administrator and no password field', async () => {
-  const { app, token } = await withAdmin();
+  const { app, token } = await withAdmin({ emqxVersion: '5.8.9' });
   const res = await api(app, 'GET', '/api/v5/users', { token });
   assert.is(res.statusCode, 200);
-  // Enterprise (the default profile) shows the RBAC role and the login backend.
+  // Enterprise shows the RBAC role and the login backend.
   assert.equal(res.json(), [{ username: 'admin', role: 'administrator', description: 'administrator', backend: 'local' }]);
   await app.close();
+  // 6.2.2 adds the user's MFA state and scopes (emqx_dashboard_api.erl at 6.2.2).
+  const six = await withAdmin({ emqxVersion: '6.2.2' });
+  const [admin] = (await api(six.app, 'GET', '/api/v5/users', { token: six.token })).json();
+  assert.equal({ ...admin, scopes: undefined }, { username: 'admin', role: 'administrator', description: 'administrator', backend: 'local', mfa: 'none', scopes: undefined });
+  assert.ok(admin.scopes.includes('user_management'), JSON.stringify(admin.scopes));
+  await six.app.close();
   // Community: emqx_dashboard_api.erl filter_result/1 drops both.
   const ce = await withAdmin({ emqxVersion: '5.5.1', edition: 'ce' });
   assert.equal((await api(ce.app, 'GET', '/api/v5/users', { token: ce.token })).json(), [{ username: 'admin', description: 'administrator' }]);
@@ -129,10 +135,14 @@ test('updating a description answers the user; an unknown user is 404 USER_NOT_F
 });
 
 test('admin and oneself cannot be deleted; unknown users are 404', async () => {
-  const { app, token } = await withAdmin();
+  const { app, token } = await withAdmin({ emqxVersion: '5.8.9' });
   const admin = await api(app, 'DELETE', '/api/v5/users/admin', { token });
   assert.is(admin.statusCode, 400);
   assert.equal(admin.json(), { code: 'NOT_ALLOWED', message: 'Cannot delete user <<"admin">>' });
+  // 6.2.2 words it anew (emqx_dashboard_api.erl at 6.2.2, delete of the default administrator).
+  const six = await withAdmin({ emqxVersion: '6.2.2' });
+  assert.equal((await api(six.app, 'DELETE', '/api/v5/users/admin', { token: six.token })).json(), { code: 'NOT_ALLOWED', message: 'The default administrator user cannot be deleted.' });
+  await six.app.close();
   await api(app, 'POST', '/api/v5/users', { token, body: { username: 'op', password: GOOD } });
   const opToken = await login(app, 'op', GOOD);
   const self = await api(app, 'DELETE', '/api/v5/users/op', { token: opToken });

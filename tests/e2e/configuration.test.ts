@@ -66,7 +66,9 @@ test('listener values only the server refuses show its message at the field and 
   const form = '[data-test=config-listener-form]';
   await page.goto(`${sim.baseUrl}/#/listener/detail/${encodeURIComponent('tcp:default')}`);
   await page.waitForSelector(`${form} [name=bind]`);
-  for (const [field, value, message] of [['acceptors', '0', 'Out of the allowed range 1..+inf'], ['bind', '127.0.0.1:99999', 'invalid bind: "127.0.0.1:99999"']]) {
+  for (const [field, value, message] of [['acceptors', '0', 'Out of the allowed range 1..+inf'], ['bind', '127.0.0.1:99999', 'Not a valid port or IP:port: 127.0.0.1:99999']]) {
+    // Changed with issue #34: every server reason reads through the error catalogue (the broker's
+    // `invalid bind: "127.0.0.1:99999"` stays under Details).
     await page.fill(`${form} [name=${field}]`, value);
     await page.click(`${form} [data-test=form-submit]`);
     await page.click('[data-test=confirm-ok]');

@@ -48,6 +48,11 @@ test('known reasons read as sentences in both languages; the raw text stays in t
     [sample('BAD_REQUEST', 'Cannot delete connector while there are active channels defined for this connector: action:http:to_http'), /Actions still use this connector.*action:http:to_http/, /仍被以下动作使用.*action:http:to_http/],
     [sample('BAD_REQUEST', JSON.stringify({ kind: 'validation_error', reason: 'bad_url', path: 'connectors.http.url', value: 'not a url' })), /not a valid URL/, /URL 格式不正确/],
     [sample('UPDATE_FAILED', JSON.stringify({ kind: 'validation_error', path: 'mqtt.max_inflight', reason: 'out of range 1..65535', value: 0 })), /range 1\.\.65535/, /1\.\.65535/],
+    // As hocon words them (hocon_tconf.erl `#{expected => readable_type(Type)}`): a typerefl range
+    // and the integer aliases.
+    [sample('BAD_REQUEST', JSON.stringify({ kind: 'validation_error', path: 'root.size_limit', reason: { expected: '1..3000' }, value: 5000 })), /range 1\.\.3000/, /1\.\.3000/],
+    [sample('BAD_REQUEST', JSON.stringify({ kind: 'validation_error', path: 'root.acceptors', reason: { expected: 'pos_integer()' }, value: 0 })), /range 1\.\.\+inf/, /1\.\.\+inf/],
+    [sample('BAD_REQUEST', JSON.stringify({ kind: 'validation_error', path: 'bind', reason: 'invalid bind: "127.0.0.1:99999"' })), /Not a valid port or IP:port: 127\.0\.0\.1:99999/, /端口或 IP:端口无效：127\.0\.0\.1:99999/],
     [sample('BAD_REQUEST', 'Cannot delete action while active rules are depending on it', 400, { rules: ['r1', 'r2'] }), /r1, r2/, /r1, r2/],
   ];
   for (const [error, en, zh] of cases) {
@@ -73,7 +78,8 @@ test('an unknown reason shows the code\'s sentence; the server\'s words stay und
   assert.is(errorText(sample('SOMETHING_NEW', 'ANOTHER_CODE happened')), 'Operation failed');
   assert.is(errorText(sample('NOT_FOUND', 'NOT_FOUND', 404)), 'Not found');
   const validation = (reason: string) => sample('BAD_REQUEST', JSON.stringify({ kind: 'validation_error', path: 'listeners.tcp.default.bind', reason }));
-  assert.is(errorText(validation('invalid bind: "x:1"')), 'The value of bind is not valid');
+  // A bind the broker's validator refuses is a known reason (errorCatalog.ts), said with its value.
+  assert.is(errorText(validation('invalid bind: "x:1"')), 'Not a valid port or IP:port: x:1');
   assert.is(errorText(validation('{bad_ip,"x"}')), 'The value of bind is not valid');
   assert.is(errorText(validation('bind is taken')), 'The value of bind is not valid');
   // A field the broker misses reads as the form says it: '<field> is required'.

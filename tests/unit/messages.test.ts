@@ -29,7 +29,7 @@ test('every message key used in the console has a Chinese and an English text', 
   for (const file of sources) {
     for (const m of readFileSync(file, 'utf8').matchAll(literal)) {
       // File names in comments (`errors.ts`) look like keys; they are not.
-      if (!/\.(tsx?|css|js)$/.test(m[1])) used.set(m[1], path.relative(web, file));
+      if (!/\.(tsx?|css|js|hocon)$/.test(m[1])) used.set(m[1], path.relative(web, file));
     }
   }
   assert.ok(used.size > 50, `found ${used.size} keys`);

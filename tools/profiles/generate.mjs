@@ -159,6 +159,12 @@ const NO_DOC = [
   { structs: ['log_file_handler', 'log_audit_handler'], add: field('enable', 'Boolean', 'false') },
   // emqx_ft_schema.erl common_backend_fields/0: enable, default true.
   { structs: ['local_storage'], add: field('enable', 'Boolean', 'true') },
+  // Actions whose connector does not batch keep batch_size and batch_time with
+  // `importance => ?IMPORTANCE_HIDDEN` and a converter to 1 and 0 (emqx_bridge_mongodb.erl
+  // fields(action_resource_opts) at 6.2.2 and e5.8.9, through emqx_bridge_v2_schema.erl
+  // action_resource_opts_fields/1): taken in a body, never answered.
+  { structs: ['action_resource_opts'], add: field('batch_size', 'Integer(1..+inf)', '1', { hidden: true }) },
+  { structs: ['action_resource_opts'], add: field('batch_time', 'Duration', '"0ms"', { hidden: true }) },
 ];
 
 /** Hidden fields of 5.5.1 that a body may carry (not in the dump). */

@@ -97,6 +97,7 @@ export const reasonMessages = defineMessages({
   },
   'errors.reason.actionInUse': { zh: '以下规则仍在使用它，请先从规则中移除：{{ids}}', en: 'Rules still use this; remove it from them first: {{ids}}' },
   'errors.reason.badUrl': { zh: 'URL 格式不正确，例如 http://127.0.0.1:8080/path', en: 'This is not a valid URL, e.g. http://127.0.0.1:8080/path' },
+  'errors.reason.badBind': { zh: '端口或 IP:端口无效：{{value}}', en: 'Not a valid port or IP:port: {{value}}' },
   'errors.reason.outOfRange': { zh: '超出允许范围 {{range}}', en: 'Out of the allowed range {{range}}' },
   'errors.reason.unknownField': { zh: '此 Broker 版本不认识字段 {{field}}', en: 'This broker release does not know the field {{field}}' },
   'errors.reason.fieldInvalid': { zh: '{{field}} 的值无效', en: 'The value of {{field}} is not valid' },
@@ -131,6 +132,12 @@ const RULES: Rule[] = [
   [/\b(bad_url|invalid_url|bad_uri)\b/, () => ({ key: 'errors.reason.badUrl' })],
   // One wording for it, the form's own: "<field> is required".
   [/\brequired_field\b|"reason"\s*:\s*"required"/, (_m, _body, field) => ({ key: 'validation.required', values: { field } })],
+  // emqx_schema.erl to_ip_port/1 through the listener's bind validator: `invalid bind: "<text>"`.
+  [/^invalid bind: "?([^"]*)"?$/, (m) => ({ key: 'errors.reason.badBind', values: { value: m[1] } })],
+  // hocon names the type a value failed: a typerefl range `1..3000`, or the integer aliases
+  // (`pos_integer()`, `non_neg_integer()`), in `{"expected": …}`.
+  [/"expected":"(-?\d+|'?-inf'?)\.\.(\d+|inf)"/, (m) => ({ key: 'errors.reason.outOfRange', values: { range: `${m[1].replace(/'/g, '')}..${m[2] === 'inf' ? '+inf' : m[2]}` } })],
+  [/"expected":"(pos|non_neg)_integer\(\)"/, (m) => ({ key: 'errors.reason.outOfRange', values: { range: m[1] === 'pos' ? '1..+inf' : '0..+inf' } })],
   [/out of range (\S+)/, (m) => ({ key: 'errors.reason.outOfRange', values: { range: m[1].replace(/[",}]+$/, '') } })],
   [/unknown_fields?[^[]*\[?"?([\w.]+)/, (m) => ({ key: 'errors.reason.unknownField', values: { field: m[1] } })],
   [/^timeout$|[{,]\s*timeout\s*[},]|\btimed out\b/i, () => ({ key: 'errors.reason.timeout' })],

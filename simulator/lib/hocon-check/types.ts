@@ -62,8 +62,10 @@ const MODULE_OF: Partial<Record<Primitive, string>> = {
  * singleton's atom, a typerefl primitive's `typerefl:name/1`; other kinds say their kind (`union`,
  * `enum`, `array`, `map`). typerefl (0.9.1 at hocon 0.40.4, 0.9.6 and 0.9.8 later) names a
  * reflected type `Module:name` (typerefl_trans.erl `io_lib:format("~p:~p", …)`, no parentheses),
- * its aliases by their bare name (`alias("pos_integer", …)`), its builtins `integer()`, and a
- * range `1..inf` (`name("~p..~p", [Min, Max])`).
+ * its aliases and builtins with them (`alias/4` writes `Name(Args)`: `non_neg_integer()`, as
+ * emqx_schema_tests.erl ssl_opts_cert_depth_test expects at v5.5.1, e5.8.9 and 6.2.2;
+ * `pos_integer()`, which emqx_conf_schema_types.erl readable/1 knows), and a range `1..inf`
+ * (`name("~p..~p", [Min, Max])`).
  */
 export function readableType(type: HoconType): string {
   switch (type.kind) {
@@ -77,7 +79,6 @@ export function readableType(type: HoconType): string {
       if (type.name === 'range') return `${bound(type.min ?? -Infinity)}..${bound(type.max ?? Infinity)}`;
       const module = MODULE_OF[type.name];
       if (module) return `${module}:${type.name}`;
-      if (type.name === 'non_neg_integer' || type.name === 'pos_integer') return type.name;
       return `${type.name === 'term' ? 'term' : type.name}()`;
     }
     default:

@@ -55,7 +55,11 @@ export function listenerFields(type: string): FieldDecl[] {
 /** The id in a path segment as the broker's docs write it (`tcp:default`); a name has no other specials. */
 const seg = (id: string) => encodeURIComponent(id).replace('%3A', ':');
 const port = (bindText: unknown) => String(bindText ?? '').split(':').pop();
-const STATUS_KEYS = ['running', 'current_connections', 'number', 'status', 'node_status'];
+// What the GET answer carries that a PUT body must not: the status fields, and `name`, which the
+// update's schema lacks (emqx_mgmt_api_listeners.erl listener_schema/1 at 6.2.2 and v5.5.1: type,
+// running, id, current_connections and the listener's own fields), so the broker answers 400
+// unknown_fields to it.
+const NOT_IN_BODY = ['running', 'current_connections', 'number', 'status', 'node_status', 'name'];
 
 export function listenerPage(id: string): ConfigPageDecl {
   const type = id.split(':')[0];
@@ -67,7 +71,7 @@ export function listenerPage(id: string): ConfigPageDecl {
       name: 'listener', path: `/listeners/${seg(id)}`, fields: listenerFields(type), success: 'listener.saved', help: help('listeners'),
       // Updating restarts the listener; a new port closes every connection (emqx_listeners).
       confirm: (body, loaded) => (type !== 'quic' && port(body.bind) !== port(loaded.bind) ? 'listener.confirmPort' : 'listener.confirmUpdate'),
-      toBody: (body) => Object.fromEntries(Object.entries({ ...body, id, type }).filter(([key]) => !STATUS_KEYS.includes(key))),
+      toBody: (body) => Object.fromEntries(Object.entries({ ...body, id, type }).filter(([key]) => !NOT_IN_BODY.includes(key))),
     }],
   };
 }
