@@ -106,12 +106,18 @@ export function consoleUsage() {
 let graphRun = null;
 const currentGraph = () => (graphRun ??= importGraph(root));
 
+/** What the login page loads itself, late, when a sign-in needs it: it renders before the shell too. */
+const LOGIN_LAZY = ['web/app/LoginSteps.tsx'];
+
 /**
- * The source files the login page's static import graph reaches (dynamic imports and stylesheets
- * left out): everything that can render before the logged-in shell loads.
+ * The source files the login page's static import graph reaches, and those of its own lazy steps
+ * (other dynamic imports and stylesheets left out): everything that can render before the
+ * logged-in shell loads.
  */
 async function loginSources() {
-  return [...staticClosure(await currentGraph(), 'web/main.tsx')].filter((input) => input.startsWith('web/')).map((input) => path.join(root, input));
+  const graph = await currentGraph();
+  const inputs = new Set([...staticClosure(graph, 'web/main.tsx'), ...LOGIN_LAZY.flatMap((entry) => [...staticClosure(graph, entry)])]);
+  return [...inputs].filter((input) => input.startsWith('web/')).map((input) => path.join(root, input));
 }
 
 /** What the login page can render: the usage of its static import graph. */

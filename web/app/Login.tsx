@@ -1,38 +1,29 @@
 /**
  * The login page: username and password, the forgot-password hint, inline errors for bad
  * credentials and lockout (with how long it lasts), then, where the broker asks for it (5.9 on),
- * the MFA code step, whose first-time setup shows the secret as text and as a QR code (drawn by
- * MfaQr.tsx, loaded only then); then the password prompt with Skip (spec part1 §2) for a reserved
- * user logged in with `public` or a password that expires within a week. Returns to the page in
- * `?to=` afterwards.
+ * the MFA code step; then the password prompt with Skip (spec part1 §2) for a reserved user logged
+ * in with `public` or a password that expires within a week. The code step and the expiry texts
+ * are LoginSteps.tsx, loaded only when the broker asks for a code or the password expires. Returns
+ * to the page in `?to=` afterwards.
  */
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { ComponentType } from 'preact';
 import { useSnapshot } from 'valtio';
 import { ApiError } from '../lib/api.ts';
 import { continueBootForm, dropBootForm, readBootForm } from '../lib/bootForm.ts';
 import { handleError } from '../lib/errors.ts';
-import { t, type Locale } from '../lib/i18n.ts';
+import { loadCatalogue, t, type Locale } from '../lib/i18n.ts';
 import { currentSearch, navigate } from '../lib/navigation.ts';
 import { changePassword, clearSession, login, session, type MfaPrompt } from '../lib/session.ts';
 import { settings, updateSettings } from '../lib/settings.ts';
-import { notSameAs, password, passwordRequired, sameAs, usernameRequired, type Rule } from '../lib/rules.ts';
+import { notSameAs, password, passwordRequired, sameAs, usernameRequired } from '../lib/rules.ts';
 import { Form } from '../ui/Form.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { loadShellStyles } from './shellStyles.ts';
 import type { FieldDecl } from '../ui/resource.ts';
 
-/** Authenticator apps paste codes with spaces ("123 456"); only the digits count. */
-const digits = (value: unknown) => String(value ?? '').replace(/\D/g, '');
-const sixDigits: Rule = (value) => (/^\d{6}$/.test(digits(value)) ? undefined : t('login.mfaCodeRule'));
-
 export const loginFields: FieldDecl[] = [
   { name: 'username', label: 'login.username', rules: [usernameRequired], autoComplete: 'username' },
   { name: 'password', label: 'login.password', kind: 'password', rules: [passwordRequired], autoComplete: 'current-password' },
-];
-
-const codeFields: FieldDecl[] = [
-  { name: 'code', label: 'login.mfaCode', rules: [sixDigits], autoComplete: 'one-time-code', inputMode: 'numeric' },
 ];
 
 /** New password and its confirmation, as the first-login prompt and the user menu ask them. */
@@ -56,13 +47,24 @@ function target(): string {
   return to.startsWith('/') && !to.startsWith('//') && !to.startsWith('/login') ? to : '/dashboard/overview';
 }
 
-/** The QR code of the setup step, loaded only when a setup secret arrives. */
-function MfaQr(props: { uri: string }) {
-  const [Drawn, setDrawn] = useState<ComponentType<{ uri: string }> | null>(null);
-  useEffect(() => {
-    void import('./MfaQr.tsx').then((m) => setDrawn(() => m.MfaQr), () => undefined);
-  }, []);
-  return <div class="mfa-qr" role="img" aria-label={t('login.mfaQr')} data-test="mfa-qr">{Drawn && <Drawn uri={props.uri} />}</div>;
+type Steps = typeof import('./LoginSteps.tsx');
+let steps: Promise<Steps> | undefined;
+
+/** The code step and the expiry texts, with the Chinese texts when the console is in Chinese (they load with the shell then anyway). */
+function loadSteps(): Promise<Steps> {
+  steps ??= Promise.all([import('./LoginSteps.tsx'), loadCatalogue()]).then(([m]) => m, (error: unknown) => {
+    // A retry starts over.
+    steps = undefined;
+    throw error;
+  });
+  return steps;
+}
+
+/** The prompt of a sign-in the broker answers with "send a code" (5.9 on), else undefined. */
+function mfaPrompt(error: unknown): MfaPrompt | undefined {
+  if (!(error instanceof ApiError) || error.code !== 'BAD_MFA_TOKEN' || !error.body || typeof error.body !== 'object') return undefined;
+  const prompt = (error.body as { message?: MfaPrompt }).message;
+  return prompt && typeof prompt === 'object' ? prompt : undefined;
 }
 
 export function Login() {
@@ -73,6 +75,7 @@ export function Login() {
   // What the code step and the password prompt need of the first step.
   const [entered, setEntered] = useState({ username: '', password: '' });
   const [mfa, setMfa] = useState<MfaPrompt | null>(null);
+  const [Steps, setSteps] = useState<Steps | null>(null);
   const [hint, setHint] = useState('login.changeHint');
   const [expiresIn, setExpiresIn] = useState(0);
   // Why the form shows again: the password was just changed, and the broker ended the login.
@@ -105,6 +108,7 @@ export function Login() {
     try {
       const { promptPassword, expiresIn: left } = await login(name, secret, code);
       if (left !== undefined && left < EXPIRY_PROMPT_SECONDS) {
+        setSteps(await loadSteps());
         setHint(left <= 0 ? 'login.expired' : 'login.expiresIn');
         setExpiresIn(Math.max(1, Math.ceil(left / 86_400)));
         setPhase('change');
@@ -117,15 +121,18 @@ export function Login() {
         await navigate(target(), { replace: true, force: true });
       }
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'BAD_MFA_TOKEN' && error.body && typeof error.body === 'object') {
-        const prompt = (error.body as { message?: MfaPrompt }).message;
-        if (prompt && typeof prompt === 'object') {
-          // A setup secret, once given, stays on screen while the user tries codes.
-          setMfa((before) => ({ ...prompt, secret: prompt.secret ?? before?.secret }));
-          setPhase('mfa');
-          if (prompt.error === 'bad_mfa_token') setProblem(t('login.mfaWrong'));
-          return;
+      const prompt = mfaPrompt(error);
+      if (prompt) {
+        try {
+          setSteps(await loadSteps());
+        } catch (loadError) {
+          return handleError(loadError);
         }
+        // A setup secret, once given, stays on screen while the user tries codes.
+        setMfa((before) => ({ ...prompt, secret: prompt.secret ?? before?.secret }));
+        setPhase('mfa');
+        if (prompt.error === 'bad_mfa_token') setProblem(t('login.mfaWrong'));
+        return;
       }
       const known = loginProblem(error);
       if (known) setProblem(known);
@@ -140,7 +147,7 @@ export function Login() {
     await signIn(next.username, next.password);
   };
 
-  const onCode = (values: Record<string, unknown>) => signIn(entered.username, entered.password, digits(values.code));
+  const onCode = (code: string) => signIn(entered.username, entered.password, code);
 
   const onChange = async (values: Record<string, unknown>) => {
     await changePassword(username, entered.password, String(values.new_pwd));
@@ -152,9 +159,6 @@ export function Login() {
     setPhase('login');
   };
 
-  const setupUri = mfa?.secret
-    ? `otpauth://totp/${encodeURIComponent(`EMQX:${entered.username}`)}?secret=${mfa.secret}&issuer=EMQX`
-    : '';
   const subtitle = phase === 'login' ? 'login.subtitle' : phase === 'mfa' ? 'login.mfaTitle' : hint;
 
   return (
@@ -182,23 +186,9 @@ export function Login() {
             </details>
           </Form>
         )}
-        {phase === 'mfa' && (
-          <>
-            <p data-test="mfa-hint">{t(mfa?.secret ? 'login.mfaSetupHint' : 'login.mfaHint')}</p>
-            {mfa?.secret && (
-              <div class="mfa-setup">
-                <MfaQr uri={setupUri} />
-                <p>{t('login.mfaSecret')}: <code class="mfa-secret" data-test="mfa-secret">{mfa.secret.replace(/(.{4})(?=.)/g, '$1 ')}</code></p>
-              </div>
-            )}
-            <Form fields={codeFields} submitText={t('login.submit')} onSubmit={onCode} test="mfa-form">
-              {problem && <p class="field-error" role="alert" data-test="login-error">{problem}</p>}
-              <button type="button" class="secondary outline skip" data-test="mfa-back"
-                onClick={() => { setPhase('login'); setProblem(''); }}>
-                {t('common.back')}
-              </button>
-            </Form>
-          </>
+        {phase === 'mfa' && Steps && (
+          <Steps.MfaStep mfa={mfa} username={entered.username} problem={problem} onCode={onCode}
+            onBack={() => { setPhase('login'); setProblem(''); }} />
         )}
         {phase === 'change' && (
           <>

@@ -27,25 +27,8 @@ export const messages = defineMessages({
     en: 'The password was changed, so the broker ended every login of this user: sign in with the new password.',
   },
   'login.passwordChanged': { zh: '密码修改成功', en: 'Password changed' },
-  'login.mfaTitle': { zh: '双因素认证', en: 'Two-factor authentication' },
-  'login.mfaHint': { zh: '请输入身份验证器应用中显示的 6 位验证码。', en: 'Enter the 6-digit code your authenticator app shows.' },
-  'login.mfaSetupHint': {
-    zh: '此账户需要双因素认证。请用身份验证器应用（如 Google Authenticator、Microsoft Authenticator）扫描二维码，或手动输入下面的密钥，然后输入应用显示的 6 位验证码。',
-    en: 'This account needs two-factor authentication. Scan the QR code with an authenticator app (such as Google Authenticator or Microsoft Authenticator), or type in the key below, then enter the 6-digit code it shows.',
-  },
-  'login.mfaSecret': { zh: '密钥', en: 'Key' },
-  'login.mfaQr': { zh: '用身份验证器应用扫描的二维码', en: 'QR code for an authenticator app' },
-  'login.mfaCode': { zh: '验证码', en: 'Code' },
-  'login.mfaCodeRule': { zh: '验证码为 6 位数字', en: 'The code is 6 digits' },
-  'login.mfaWrong': { zh: '验证码错误或已过期，请输入应用当前显示的验证码', en: 'The code is wrong or has expired: enter the one your app shows now' },
   'login.locked': {
     zh: '登录失败次数过多，此账户已被锁定 10 分钟（管理员可通过 dashboard.unsuccessful_login_lock_duration 修改时长），请稍后再试。',
     en: 'Too many failed sign-ins: this account is locked for 10 minutes (unless an administrator set another time in dashboard.unsuccessful_login_lock_duration). Try again then.',
   },
-  'login.expiresIn': {
-    zh: '距密码必须修改还剩 {{days}} 天。请现在修改，或稍后在 管理 > 用户 中修改。',
-    en: 'Days left before your password must change: {{days}}. Change it now, or later under Management > Users.',
-  },
-  'login.expired': { zh: '您的密码已过期，请修改密码。', en: 'Your password has expired: change it now.' },
-  'login.expiryTitle': { zh: '修改密码', en: 'Change your password' },
 });
