@@ -21,7 +21,9 @@ const RULE = '{deny, {username, "sensor-9"}, publish, ["x/#"]}.';
 test.before(async () => {
   s = await openConsole(['--seed', 'empty', '--emqx-version', '5.8.9']);
   token = await login(s.sim.baseUrl);
-  await api('PUT', '/listeners/tcp:default', await api('GET', '/listeners/tcp:default'));
+  // The GET answer less what the update's schema lacks (`name`; emqx_mgmt_api_listeners.erl).
+  const { name: _name, running: _running, current_connections: _count, ...listener } = await api('GET', '/listeners/tcp:default');
+  await api('PUT', '/listeners/tcp:default', listener);
   const file = await api('GET', '/authorization/sources/file');
   await api('PUT', '/authorization/sources/file', file);
 });

@@ -237,7 +237,9 @@ test('editing a listener warns that a new port disconnects everyone and PUTs the
   await waitFor(() => byTest('confirm-dialog'));
   await click(byTest('confirm-ok'));
   await waitFor(() => puts(api.calls).length === 1);
-  const { running, current_connections, ...config } = detail;
+  // Without `name`: the update's schema lacks it, and the broker answers 400 unknown_fields to it
+  // (emqx_mgmt_api_listeners.erl listener_schema/1 at v5.5.1 and 6.2.2).
+  const { running, current_connections, name, ...config } = detail;
   assert.equal(puts(api.calls)[0].body, { ...config, bind: '0.0.0.0:1884', id: 'tcp:default', type: 'tcp' });
   assert.is(running && current_connections, 3);
 });

@@ -23,7 +23,8 @@ export interface Listener {
 }
 
 export const TYPES = ['tcp', 'ssl', 'ws', 'wss', 'quic'];
-const rate = (v: unknown) => (!v || /^\d+\/(\d*)(ms|s|m|h|d)$/.test(String(v)) ? undefined : t('config.badRate'));
+// emqx_limiter_schema.erl rate(): `infinity` or a count per period (a fresh 5.8 listener answers `infinity`).
+const rate = (v: unknown) => (!v || v === 'infinity' || /^\d+\/(\d*)(ms|s|m|h|d)$/.test(String(v)) ? undefined : t('config.badRate'));
 const bind = (v: unknown) => (!v || /^(\d{1,5}|[\w.:[\]-]+:\d{1,5})$/.test(String(v)) ? undefined : t('listener.bindFormat'));
 
 /** The editable fields of a listener of `type` (TLS for ssl/wss, WebSocket path for ws/wss, MTU for quic). */
