@@ -134,14 +134,16 @@ async function submitAll(version: string, edition: string): Promise<{ sent: Call
 }
 
 test('the generator finds the declared forms (create and edit of users, API keys, rules, banned …)', () => {
-  assert.ok(declared.length >= 30, `only ${declared.length} forms`);
+  // 29 since the built-in database's rules are added as rows in one dialog (issue #34), a custom
+  // editor rather than a declared create form.
+  assert.ok(declared.length >= 29, `only ${declared.length} forms`);
   for (const part of ['system/users.ts users create', 'api-keys/apiKeys.tsx']) assert.ok(declared.some((d) => d.where.includes(part)), part);
 });
 
 for (const { version, edition } of PROFILES) {
   test(`${version}-${edition}: every form body holds only fields the release accepts`, async () => {
     const { sent, where } = await submitAll(version, edition);
-    assert.ok(sent.length >= 24, `only ${sent.length} bodies were sent`);
+    assert.ok(sent.length >= 21, `only ${sent.length} bodies were sent`);
     const problems = sent.flatMap((call) => refused(call, version, edition).map((field) => `${where.get(call)}: ${call.method} ${call.path} sends ${field}`));
     assert.equal(problems, []);
   });
