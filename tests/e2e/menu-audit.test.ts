@@ -144,8 +144,10 @@ test('the specification menu maps onto the route table; the gap list is exactly 
   assert.equal(missing, KNOWN_GAPS, 'adding a screen must remove its title from KNOWN_GAPS');
   assert.equal(SPEC_MENU.filter((s) => s.gap).map((s) => s.title), KNOWN_GAPS);
   // Every menu entry answers a spec title: nothing in the menu the spec does not list.
+  // The screens of issue #35, which no console has and the specification does not list yet, are
+  // the only exceptions, each named.
   const specPaths = new Set(SPEC_MENU.map((s) => s.path));
-  assert.equal(entries.map((e) => e.screen.path).filter((p) => !specPaths.has(p)), []);
+  assert.equal(entries.map((e) => e.screen.path).filter((p) => !specPaths.has(p)), ['/access-check', '/config-history']);
   // The sub-lists gather their children as chosen (Access Control per the spec; Extensions and
   // Advanced MQTT as EMQX's dashboard does).
   const children = (sub: MenuSub) => entries.filter((e) => e.sub === sub).map((e) => e.screen.path);
