@@ -151,7 +151,7 @@ test('the specification menu maps onto the route table; the gap list is exactly 
   // The sub-lists gather their children as chosen (Access Control per the spec; Extensions and
   // Advanced MQTT as EMQX's dashboard does).
   const children = (sub: MenuSub) => entries.filter((e) => e.sub === sub).map((e) => e.screen.path);
-  assert.equal(children('accessControl'), ['/authentication', '/authorization']);
+  assert.equal(children('accessControl'), ['/authentication', '/authorization', '/access-check']);
   assert.equal(children('extensions'), ['/gateway', '/exhook', '/plugins']);
   assert.equal(children('advancedMqtt'), ['/topic-rewrite', '/auto-sub', '/delayed-pub']);
 });
