@@ -6,28 +6,12 @@ import type { MqttClient } from 'mqtt';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { compileVariform, renderVariform } from '../../simulator/rules/variform.ts';
-import { connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator } from '../helpers/simulator.ts';
+import { connectMqtt, request, simulatorSuite, waitFor } from '../helpers/simulator.ts';
 
-let sim: RunningSimulator;
-let token = '';
-let open: MqttClient[] = [];
-
-const call = (method: string, path: string, body?: unknown) => request(sim.baseUrl, method, `/api/v5${path}`, { token, body });
-
-test.before(async () => {
-  sim = await startSimulator({ app: { emqxVersion: '5.8.9', edition: 'ee' } });
-  token = await login(sim.baseUrl);
+const suite = simulatorSuite(test, { app: { emqxVersion: '5.8.9', edition: 'ee' } }, async ({ call }) => {
+  for (const item of (await call('GET', '/message_transformations')).json) await call('DELETE', `/message_transformations/transformation/${item.name}`);
 });
-
-test.after.each(async () => {
-  await Promise.all(open.map((c) => endMqtt(c)));
-  open = [];
-  for (const t of (await call('GET', '/message_transformations')).json) await call('DELETE', `/message_transformations/transformation/${t.name}`);
-});
-
-test.after(async () => {
-  await sim.close();
-});
+const { call } = suite;
 
 interface Got {
   topic: string;
@@ -37,8 +21,8 @@ interface Got {
 }
 
 async function client(clientId: string, protocolVersion: 4 | 5 = 5): Promise<MqttClient> {
-  const c = await connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId, protocolVersion });
-  open.push(c);
+  const c = await connectMqtt(`mqtt://127.0.0.1:${suite.sim.mqtt}`, { clientId, protocolVersion });
+  suite.open.push(c);
   return c;
 }
 
@@ -77,7 +61,7 @@ test('a transformation rewrites a JSON payload, its topic, QoS and a user proper
   assert.equal([metrics.matched, metrics.succeeded, metrics.failed], [1, 1, 0]);
   const global = (await call('GET', '/metrics')).json[0];
   assert.is(global['messages.transformation_succeeded'], 1);
-  const prom = await request(sim.baseUrl, 'GET', '/api/v5/prometheus/message_transformation', { headers: { accept: 'text/plain' } });
+  const prom = await request(suite.sim.baseUrl, 'GET', '/api/v5/prometheus/message_transformation', { headers: { accept: 'text/plain' } });
   // emqx_prometheus_message_transformation.erl labels its points validation_name, as its source does.
   assert.ok(prom.text.includes('emqx_message_transformation_succeeded{validation_name="shape"} 1'), prom.text);
 });

@@ -7,32 +7,16 @@
 import type { MqttClient } from 'mqtt';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { api, buildTestApp, connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator } from '../helpers/simulator.ts';
+import { api, buildTestApp, connectMqtt, login, request, simulatorSuite, waitFor } from '../helpers/simulator.ts';
 
-let sim: RunningSimulator;
-let token = '';
-let open: MqttClient[] = [];
-
-const call = (method: string, path: string, body?: unknown) => request(sim.baseUrl, method, `/api/v5${path}`, { token, body });
-
-test.before(async () => {
-  sim = await startSimulator({ app: { emqxVersion: '5.8.9', edition: 'ee' } });
-  token = await login(sim.baseUrl);
+const suite = simulatorSuite(test, { app: { emqxVersion: '5.8.9', edition: 'ee' } }, async ({ call }) => {
+  for (const item of (await call('GET', '/schema_validations')).json) await call('DELETE', `/schema_validations/validation/${item.name}`);
 });
-
-test.after.each(async () => {
-  await Promise.all(open.map((c) => endMqtt(c)));
-  open = [];
-  for (const v of (await call('GET', '/schema_validations')).json) await call('DELETE', `/schema_validations/validation/${v.name}`);
-});
-
-test.after(async () => {
-  await sim.close();
-});
+const { call } = suite;
 
 async function client(clientId: string, protocolVersion: 4 | 5 = 4): Promise<MqttClient> {
-  const c = await connectMqtt(`mqtt://127.0.0.1:${sim.mqtt}`, { clientId, protocolVersion });
-  open.push(c);
+  const c = await connectMqtt(`mqtt://127.0.0.1:${suite.sim.mqtt}`, { clientId, protocolVersion });
+  suite.open.push(c);
   return c;
 }
 
@@ -67,13 +51,13 @@ test('a SQL check drops the payload it does not select; the good one is delivere
   assert.equal(got, ['{"temp":20}'], 'only the selected payload reaches the subscriber');
   const metrics = (await call('GET', '/schema_validations/validation/temp/metrics')).json;
   assert.equal([metrics.metrics.matched, metrics.metrics.succeeded, metrics.metrics.failed], [2, 1, 1]);
-  assert.equal(metrics.node_metrics.map((n: { node: string }) => n.node), sim.app.store.cluster.names());
+  assert.equal(metrics.node_metrics.map((n: { node: string }) => n.node), suite.sim.app.store.cluster.names());
   const global = (await call('GET', '/metrics')).json[0];
   assert.equal([global['messages.validation_succeeded'], global['messages.validation_failed']], [1, 1]);
-  const prom = await request(sim.baseUrl, 'GET', '/api/v5/prometheus/schema_validation', { headers: { accept: 'text/plain' } });
+  const prom = await request(suite.sim.baseUrl, 'GET', '/api/v5/prometheus/schema_validation', { headers: { accept: 'text/plain' } });
   assert.ok(prom.text.includes('emqx_schema_validation_failed{validation_name="temp"} 1'), prom.text);
   assert.ok(prom.text.includes('emqx_schema_validation_enable{validation_name="temp"} 1'), prom.text);
-  const json = await request(sim.baseUrl, 'GET', '/api/v5/prometheus/schema_validation', { headers: { accept: 'application/json' } });
+  const json = await request(suite.sim.baseUrl, 'GET', '/api/v5/prometheus/schema_validation', { headers: { accept: 'application/json' } });
   assert.equal(json.json, { schema_validations: [{ validation_name: 'temp', emqx_schema_validation_enable: 1, emqx_schema_validation_matched: 2, emqx_schema_validation_failed: 1, emqx_schema_validation_succeeded: 1 }] });
   assert.is((await call('POST', '/schema_validations/validation/temp/metrics/reset')).status, 204);
   assert.is((await call('GET', '/schema_validations/validation/temp/metrics')).json.metrics.matched, 0);

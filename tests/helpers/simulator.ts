@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { Test } from 'uvu';
 import { MqttClient, type IClientOptions } from 'mqtt';
 import WebSocket, { createWebSocketStream } from 'ws';
 import { buildApp, type SimOptions } from '../../simulator/app.ts';
@@ -298,4 +299,35 @@ export async function spawnInspectable(args: string[]): Promise<Inspectable> {
     },
     close: () => socket.close(),
   };
+}
+
+/** A suite's simulator on free ports, logged in as admin (see `simulatorSuite`). */
+export interface SimulatorSuite {
+  sim: RunningSimulator;
+  token: string;
+  /** MQTT clients a test opens; each is ended after its test. */
+  open: MqttClient[];
+  /** An `api/v5` call as admin: `call('GET', '/rules')`. */
+  call: (method: string, path: string, body?: unknown) => Promise<HttpResult>;
+}
+
+/**
+ * Starts one simulator for a uvu suite before its tests and closes it after them, logged in as
+ * admin; after each test the clients in `open` end and `cleanup` removes what the test made.
+ */
+export function simulatorSuite(suite: Test, opts: StartSimulatorOptions, cleanup?: (s: SimulatorSuite) => Promise<void>): SimulatorSuite {
+  const s = { token: '', open: [] } as unknown as SimulatorSuite;
+  s.call = (method, path, body) => request(s.sim.baseUrl, method, `/api/v5${path}`, { token: s.token, body });
+  suite.before(async () => {
+    s.sim = await startSimulator(opts);
+    s.token = await login(s.sim.baseUrl);
+  });
+  suite.after.each(async () => {
+    await Promise.all(s.open.splice(0).map((c) => endMqtt(c)));
+    await cleanup?.(s);
+  });
+  suite.after(async () => {
+    await s.sim?.close();
+  });
+  return s;
 }
