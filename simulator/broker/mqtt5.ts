@@ -12,7 +12,7 @@ import type { Store } from '../store/index.ts';
 import { WIRE } from '../store/profile.ts';
 import { droppedPackets, NotAuthorized } from './authz.ts';
 import { bannedClients } from './banned.ts';
-import { brokerHooks } from './hooks.ts';
+import { brokerHooks, type ParsedPacket } from './hooks.ts';
 import { webSocketStreams } from './websocket.ts';
 import { subscribeRefusal, zoneLimits, type MqttZone } from './mqtt-limits.ts';
 import {
@@ -527,12 +527,20 @@ export function installMqtt5(broker: Aedes, store: Store): void {
     }
     if (cmd !== 'disconnect' && cmd !== 'connect') return;
     const c = client as ChannelClient;
-    if (c.version !== 5 || !c.connected) return;
-    // A second CONNECT: DISCONNECT 0x82 (emqx_channel handle_in); Aedes closes the connection.
-    if (cmd === 'connect') {
-      disconnectNow(c, RC_PROTOCOL_ERROR);
+    // A DISCONNECT that came with its CONNECT, before the CONNACK, waits in Aedes' queue until the
+    // connection is set up (its version and id are not known yet); it is handled then.
+    if (!c.connected) {
+      if (c.connecting && cmd === 'disconnect') c.once('connected', () => c.version === 5 && disconnected(c, packet));
       return;
     }
+    if (c.version !== 5) return;
+    // A second CONNECT: DISCONNECT 0x82 (emqx_channel handle_in); Aedes closes the connection.
+    if (cmd === 'connect') disconnectNow(c, RC_PROTOCOL_ERROR);
+    else disconnected(c, packet);
+  });
+
+  /** An MQTT 5 DISCONNECT: the will it keeps and the session expiry it sets. */
+  function disconnected(c: ChannelClient, packet: ParsedPacket): void {
     const reasonCode = (packet.reasonCode as number | undefined) ?? 0;
     if (reasonCode !== 0 && reasonCode !== RC_DISCONNECT_WITH_WILL && c.will) keepWill(c);
     // [MQTT-3.14.2-2] a session that was to end with the connection cannot be kept by the
@@ -544,5 +552,5 @@ export function installMqtt5(broker: Aedes, store: Store): void {
       const record = store.mqtt.sessions.get(c.id);
       if (record) record.expiry_interval = expiry;
     }
-  });
+  }
 }

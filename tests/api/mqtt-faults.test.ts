@@ -10,7 +10,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connectionFaults } from '../../simulator/broker/index.ts';
 import { connectMqtt, endMqtt, login, REPO_ROOT, request, spawnSimulator, startSimulator, waitFor, type SpawnedSimulator } from '../helpers/simulator.ts';
-import { ackPacket, connackCode, disconnectPacket, publishPacket, PUBREC, PUBREL, rawConnect, subscribePacket } from '../helpers/raw-mqtt.ts';
+import { ackPacket, connackCode, connectPacket, disconnectPacket, publishPacket, PUBREC, PUBREL, RawMqtt, rawConnect, subscribePacket } from '../helpers/raw-mqtt.ts';
 
 let sim: SpawnedSimulator;
 let token = '';
@@ -100,6 +100,19 @@ test('MQTT 5: Session Expiry Interval twice in DISCONNECT counts the last value,
   await waitFor(async () => (await expiry()) === 40, 3000, 'the last Session Expiry Interval').catch(() => undefined);
   assert.is(await expiry(), 40);
   await stillServing('SEI twice in DISCONNECT');
+});
+
+test('MQTT 5: a DISCONNECT sent with its CONNECT, before the CONNACK, still sets the session\'s expiry', async () => {
+  // The DISCONNECT reaches the broker while the connection is still being set up: Aedes queues it
+  // until the CONNACK is out; emqx_channel.erl (maybe_update_expiry_interval) takes its interval
+  // all the same.
+  const raw = await RawMqtt.tcp(sim.mqtt);
+  raw.write(connectPacket({ version: 5, clientId: 'sei-early', clean: false, properties: [[0x11, 10]] }), disconnectPacket(5, 0, [[0x11, 50]]));
+  assert.ok(await raw.closedWithin(2000));
+  const expiry = async () => (await request(sim.baseUrl, 'GET', '/api/v5/clients/sei-early', { token })).json?.expiry_interval;
+  await waitFor(async () => (await expiry()) === 50, 3000, 'the DISCONNECT\'s Session Expiry Interval').catch(() => undefined);
+  assert.is(await expiry(), 50);
+  await stillServing('DISCONNECT with its CONNECT');
 });
 
 test('MQTT 5: the inbound topic alias table is bounded in bytes; past it the connection is closed', async () => {
