@@ -310,9 +310,19 @@ export class Rules {
     return live;
   }
 
+  /**
+   * Node totals that survive a rule's reset or removal (emqx_metrics 'rules.matched',
+   * 'actions.executed' and 'actions.messages' from 5.10, read by emqx_dashboard_monitor.erl
+   * stats/1): a match; an output that ran, succeeded or failed; an output that delivered.
+   */
+  readonly totals = { matched: 0, executed: 0, delivered: 0 };
+
   private count(id: string, ...keys: Counter[]): void {
     const live = this.liveOf(id);
     for (const key of keys) live.counters[key]++;
+    if (keys.includes('matched')) this.totals.matched++;
+    if (keys.includes('actions.success') || keys.includes('actions.failed')) this.totals.executed++;
+    if (keys.includes('actions.success')) this.totals.delivered++;
     if (keys.includes('matched')) {
       const second = Math.floor(this.ctx.clock.now() / 1000);
       live.buckets.set(second, (live.buckets.get(second) ?? 0) + 1);
