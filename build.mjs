@@ -15,6 +15,7 @@ import { addSource, addThirdParty, emptyUsage, purgeCss, splitCss } from './buil
 import { buildBoot, drawLoginForms } from './build/prerender.mjs';
 import { importGraph, sharedGenericChunk, staticClosure } from './build/chunks.mjs';
 import { zhCatalogue } from './build/messages.mjs';
+import { minifyOutputs } from './build/minify.mjs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
@@ -384,12 +385,20 @@ const options = {
       setup(build) {
         build.onEnd(async (result) => {
           graphRun = null;
-          if (result.errors.length === 0) await writeHtml(result.metafile);
+          if (result.errors.length > 0) return;
+          if (!watch) await minifyModules(result.metafile);
+          await writeHtml(result.metafile);
         });
       },
     },
   ],
 };
+
+/** The second minifier pass over the build's modules (build/minify.mjs); the metafile gets their new sizes. */
+async function minifyModules(metafile) {
+  const sizes = await minifyOutputs(root, Object.keys(metafile.outputs).filter((file) => file.endsWith('.js')));
+  for (const [file, bytes] of Object.entries(sizes)) metafile.outputs[file].bytes = bytes;
+}
 
 async function writeHtml(metafile) {
   // The boot script and the login forms drawn into index.html (build/prerender.mjs); the boot
