@@ -199,6 +199,9 @@ const MQTT_NODE_ONLY = /^\.\/(tcp|tls|socks|wx|ali)$/;
 const mqttOptions = {
   absWorkingDir: root,
   entryPoints: [MQTT_ENTRY],
+  // Minified here too, before the console build minifies it again as one module: 0.6 KB gzip
+  // less than minifying it once.
+  minify: !watch,
   bundle: true,
   write: false,
   format: 'esm',
