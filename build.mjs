@@ -16,6 +16,7 @@ import { buildBoot, drawLoginForms } from './build/prerender.mjs';
 import { importGraph, sharedGenericChunk, staticClosure } from './build/chunks.mjs';
 import { zhCatalogue } from './build/messages.mjs';
 import { minifyOutputs } from './build/minify.mjs';
+import { frappeLineChart } from './build/frappe.mjs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
@@ -305,18 +306,6 @@ const umdAsModule = {
   },
 };
 
-/**
- * The console's `import('frappe-charts')`: the line chart from the package's ES sources, without
- * the other chart types (web/shims/frappe-charts.js says why). Only the bare name: the stand-in
- * itself imports the package's files by path.
- */
-const frappeLineChart = {
-  name: 'frappe-line-chart',
-  setup(build) {
-    build.onResolve({ filter: /^frappe-charts$/ }, () => ({ path: path.join(web, 'shims/frappe-charts.js') }));
-  },
-};
-
 /** The steps that rewrite web/ modules as they load: the shared generic chunk and the Chinese catalogue. */
 const shared = sharedGenericChunk();
 const catalogue = zhCatalogue({ root });
@@ -379,7 +368,7 @@ const options = {
   },
   plugins: [
     mqttBrowser,
-    frappeLineChart,
+    frappeLineChart(web),
     umdAsModule,
     stylesheets,
     webSources,
