@@ -8,7 +8,8 @@
 // form drawn in both languages and the boot script that shows it before any module runs
 // (build/prerender.mjs). The generic modules that lazy parts share make one chunk, and the
 // Chinese texts of the lazy chunks one catalogue that a console in Chinese loads with the shell
-// (build/chunks.mjs, build/messages.mjs).
+// (build/chunks.mjs, build/messages.mjs). The charts are frappe-charts' line chart alone
+// (build/frappe.mjs), and terser minifies every module esbuild wrote once more (build/minify.mjs).
 import * as esbuild from 'esbuild';
 import { BUDGETS, isExempt, loginFiles } from './build/budgets.mjs';
 import { addSource, addThirdParty, emptyUsage, purgeCss, splitCss } from './build/css-purge.mjs';
