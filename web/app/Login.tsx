@@ -47,11 +47,11 @@ function target(): string {
   return to.startsWith('/') && !to.startsWith('//') && !to.startsWith('/login') ? to : '/dashboard/overview';
 }
 
-type Steps = typeof import('./LoginSteps.tsx');
+export type Steps = typeof import('./LoginSteps.tsx');
 let steps: Promise<Steps> | undefined;
 
 /** The code step and the expiry texts, with the Chinese texts when the console is in Chinese (they load with the shell then anyway). */
-function loadSteps(): Promise<Steps> {
+export function loadSteps(): Promise<Steps> {
   steps ??= Promise.all([import('./LoginSteps.tsx'), loadCatalogue()]).then(([m]) => m, (error: unknown) => {
     // A retry starts over.
     steps = undefined;
@@ -60,11 +60,15 @@ function loadSteps(): Promise<Steps> {
   return steps;
 }
 
-/** The prompt of a sign-in the broker answers with "send a code" (5.9 on), else undefined. */
-function mfaPrompt(error: unknown): MfaPrompt | undefined {
+/**
+ * The code step's prompt when the broker answers a sign-in with "send a code" (5.9 on), else
+ * undefined; a setup secret given `before` (pass the prompt a code answered) stays on screen while
+ * the user tries codes.
+ */
+export function mfaPrompt(error: unknown, before: MfaPrompt | null): MfaPrompt | undefined {
   if (!(error instanceof ApiError) || error.code !== 'BAD_MFA_TOKEN' || !error.body || typeof error.body !== 'object') return undefined;
   const prompt = (error.body as { message?: MfaPrompt }).message;
-  return prompt && typeof prompt === 'object' ? prompt : undefined;
+  return prompt && typeof prompt === 'object' ? { ...prompt, secret: prompt.secret ?? before?.secret } : undefined;
 }
 
 export function Login() {
@@ -121,15 +125,14 @@ export function Login() {
         await navigate(target(), { replace: true, force: true });
       }
     } catch (error) {
-      const prompt = mfaPrompt(error);
+      const prompt = mfaPrompt(error, code === undefined ? null : mfa);
       if (prompt) {
         try {
           setSteps(await loadSteps());
         } catch (loadError) {
           return handleError(loadError);
         }
-        // A setup secret, once given, stays on screen while the user tries codes.
-        setMfa((before) => ({ ...prompt, secret: prompt.secret ?? before?.secret }));
+        setMfa(prompt);
         setPhase('mfa');
         if (prompt.error === 'bad_mfa_token') setProblem(t('login.mfaWrong'));
         return;

@@ -4,7 +4,7 @@
  * MfaQr.tsx, the code form, their styles) and the texts of the password-expiry prompt.
  */
 import { useEffect, useState } from 'react';
-import type { ComponentType } from 'preact';
+import type { ComponentChildren, ComponentType } from 'preact';
 import { defineMessages, t } from '../lib/i18n.ts';
 import type { MfaPrompt } from '../lib/session.ts';
 import { addStyleSheet } from '../lib/styles.ts';
@@ -54,9 +54,13 @@ function MfaQr(props: { uri: string }) {
   return <div class="mfa-qr" role="img" aria-label={t('login.mfaQr')} data-test="mfa-qr">{Drawn && <Drawn uri={props.uri} />}</div>;
 }
 
-/** The code step: `onCode` gets the six digits; `onBack` returns to the password. */
-export function MfaStep({ mfa, username, problem, onCode, onBack }: {
-  mfa: MfaPrompt | null; username: string; problem: string; onCode: (code: string) => Promise<void>; onBack: () => void;
+/**
+ * The code step, of the login page and of the re-login dialog: `onCode` gets the six digits;
+ * `onBack` returns to the password; `actions` go beside Back (the dialog's Sign out). Any role
+ * submits it: a viewer signing in again over the screen too.
+ */
+export function MfaStep({ mfa, username, problem, onCode, onBack, actions }: {
+  mfa: MfaPrompt | null; username: string; problem: string; onCode: (code: string) => Promise<void>; onBack: () => void; actions?: ComponentChildren;
 }) {
   addStyleSheet('mfa-styles', CSS);
   const setupUri = mfa?.secret ? `otpauth://totp/${encodeURIComponent(`EMQX:${username}`)}?secret=${mfa.secret}&issuer=EMQX` : '';
@@ -69,7 +73,7 @@ export function MfaStep({ mfa, username, problem, onCode, onBack }: {
           <p>{t('login.mfaSecret')}: <code class="mfa-secret" data-test="mfa-secret">{mfa.secret.replace(/(.{4})(?=.)/g, '$1 ')}</code></p>
         </div>
       )}
-      <Form fields={codeFields} submitText={t('login.submit')} onSubmit={(values) => onCode(digits(values.code))} test="mfa-form">
+      <Form fields={codeFields} anyRole submitText={t('login.submit')} onSubmit={(values) => onCode(digits(values.code))} test="mfa-form" actions={actions}>
         {problem && <p class="field-error" role="alert" data-test="login-error">{problem}</p>}
         <button type="button" class="secondary outline skip" data-test="mfa-back" onClick={onBack}>{t('common.back')}</button>
       </Form>
