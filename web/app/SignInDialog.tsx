@@ -6,7 +6,7 @@
  * with its duration, as on the login page. Signing out goes to the login page instead. Escape does
  * not close it: the screen behind it cannot be used without a session.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
 import { handleError } from '../lib/errors.ts';
 import { t } from '../lib/i18n.ts';
@@ -28,10 +28,6 @@ function Panel({ phase }: { phase: 'signin' | 'resend' }) {
   const [Steps, setSteps] = useState<Steps | null>(null);
   const box = useRef<HTMLElement>(null);
   useModal(box, () => {}, phase === 'signin' ? 'input[name=password]' : '[data-test=reauth-resend]');
-  const coding = Boolean(mfa && Steps);
-  useEffect(() => {
-    if (coding) box.current?.querySelector<HTMLInputElement>('input[name=code]')?.focus();
-  }, [coding]);
 
   const signIn = async (secret: string, code?: string) => {
     setProblem('');
