@@ -8,13 +8,12 @@
  */
 import { useRef, useState } from 'react';
 import { useSnapshot } from 'valtio';
-import { handleError } from '../lib/errors.ts';
 import { t } from '../lib/i18n.ts';
 import { answerResend, giveUp, reauth, signedInAgain } from '../lib/reauth.ts';
 import { login, session, type MfaPrompt } from '../lib/session.ts';
 import { Form } from '../ui/Form.tsx';
 import { useModal } from '../ui/useModal.ts';
-import { loadSteps, loginFields, loginProblem, mfaPrompt, type Steps } from './Login.tsx';
+import { loginFields, refusal, type Steps } from './Login.tsx';
 
 const fields = loginFields.map((field) => (field.name === 'username' ? { ...field, disabled: true } : field));
 
@@ -34,20 +33,12 @@ function Panel({ phase }: { phase: 'signin' | 'resend' }) {
     try {
       await login(username, secret, code);
     } catch (error) {
-      const prompt = mfaPrompt(error, code === undefined ? null : mfa);
-      if (prompt) {
-        try {
-          setSteps(await loadSteps());
-        } catch (loadError) {
-          return handleError(loadError);
-        }
-        setMfa(prompt);
-        if (prompt.error === 'bad_mfa_token') setProblem(t('login.mfaWrong'));
-        return;
+      const refused = await refusal(error, code === undefined ? null : mfa);
+      if (refused?.mfa) {
+        setSteps(refused.steps!);
+        setMfa(refused.mfa);
       }
-      const known = loginProblem(error);
-      if (!known) return handleError(error);
-      return setProblem(known);
+      return refused && setProblem(refused.problem);
     }
     signedInAgain();
   };
