@@ -108,6 +108,36 @@ test('/ redirects to the overview, which shows the cluster figures', async () =>
   api.restore();
 });
 
+test('the Nodes tab of Cluster Overview keeps the menu and breadcrumbs there; the System menu\'s Nodes stays in System', async () => {
+  await loggedIn('/dashboard/overview');
+  const api = fakeApi({ ...cluster, 'GET /monitor': { body: [] }, 'GET /nodes/emqx@node1': { body: { node: 'emqx@node1', node_status: 'running' } } });
+  await mount(<App />);
+  await waitFor(() => byTest('overview-page'));
+  const crumbs = () => [...document.querySelectorAll('.crumbs li')].map((li) => li.textContent);
+  const lit = () => document.querySelector('.sidebar [aria-current=page]')?.getAttribute('data-test');
+  const activeGroup = () => document.querySelector('.menu-group.active .menu-group-title')?.getAttribute('data-test');
+  assert.equal([lit(), activeGroup()], ['menu-dashboard-overview', 'menu-group-monitoring']);
+  await waitFor(() => byTest('dashboard-tab-nodes'));
+  await click(byTest('dashboard-tab-nodes'));
+  await waitFor(() => route() === '/dashboard/nodes');
+  assert.equal(crumbs(), ['Monitoring', 'Cluster Overview', 'Nodes']);
+  assert.equal([lit(), activeGroup()], ['menu-dashboard-overview', 'menu-group-monitoring']);
+  // A node's detail opened from there stays under Cluster Overview too.
+  await act(() => void (location.hash = '#/dashboard/nodes/emqx@node1'));
+  await waitFor(() => route() === '/dashboard/nodes/emqx@node1');
+  assert.equal(crumbs().slice(0, 3), ['Monitoring', 'Cluster Overview', 'Nodes']);
+  assert.is(lit(), 'menu-dashboard-overview');
+  // Entered from the System menu (here: after another System screen), Nodes is a System screen.
+  await act(() => void (location.hash = '#/listener'));
+  await waitFor(() => route() === '/listener');
+  await waitFor(() => byTest('menu-dashboard-nodes'));
+  await click(byTest('menu-dashboard-nodes'));
+  await waitFor(() => route() === '/dashboard/nodes');
+  assert.equal(crumbs(), ['System and Configuration', 'Nodes']);
+  assert.equal([lit(), activeGroup()], ['menu-dashboard-nodes', 'menu-group-system']);
+  api.restore();
+});
+
 test('the alarm banner says "No alarm" or the number of active alarms', async () => {
   await loggedIn('/dashboard/overview');
   let api = fakeApi(cluster);

@@ -19,7 +19,7 @@ import { usePressOutside } from '../ui/usePopover.ts';
 import { ConnectionBanner } from './ConnectionBanner.tsx';
 import { Header } from './Header.tsx';
 import { MENU_ICONS } from './menuIcons.ts';
-import { isSubGroup, menu, screenAt } from './routes.ts';
+import { isSubGroup, menu, placement } from './routes.ts';
 import type { Screen } from '../lib/feature.ts';
 
 /**
@@ -52,8 +52,9 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const { leftBarCollapse } = useSnapshot(settings);
   // The menu depends on the broker profile (routes.ts `available`): follow the session.
   useSnapshot(session);
-  const current = screenAt(path);
-  const activeGroup = current?.menu?.group ?? (current?.parent ? screenAt(current.parent)?.menu?.group : undefined);
+  // The menu entry the screen lights (a tab opened from its host lights the host's).
+  const { item: lit } = placement(path);
+  const activeGroup = lit?.menu?.group;
   const [opened, setOpened] = useState<Record<string, boolean>>({});
   const [rail, setRail] = useState(() => readSettings().menuRail === true);
   // The rail shows one group's entries at a time, until a screen is chosen or the focus leaves.
@@ -66,7 +67,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
 
   // A sub-list starts open when it holds the current screen (or its parent) or nothing is collapsed.
   const isOpen = (key: string, items?: Screen[]) =>
-    opened[key] ?? (!leftBarCollapse || (items ? items.some((s) => s === current || s.path === current?.parent) : key === activeGroup));
+    opened[key] ?? (!leftBarCollapse || (items ? items.some((s) => s === lit) : key === activeGroup));
   const groupOpen = (group: string) => (rail ? flyout === group : isOpen(group));
   const toggleRail = () => {
     writeSettings({ menuRail: !rail });
@@ -74,7 +75,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
   };
   const link = (item: Screen) => (
     <li key={item.path}>
-      <Link href={item.path} aria-current={current === item || (!current?.menu && current?.parent === item.path) ? 'page' : undefined}
+      <Link href={item.path} aria-current={lit === item ? 'page' : undefined}
         data-test={`menu-${item.path.slice(1).replace(/\//g, '-')}`}>
         {t(item.title)}
       </Link>

@@ -77,10 +77,44 @@ export function screenAt(path: string): Screen | undefined {
   return screens.find((s) => patterns.get(s)!.test(path));
 }
 
+/** Where a screen stands: the menu entry it lights and the screens from there down to it. */
+export interface Placement {
+  item?: Screen;
+  chain: Screen[];
+}
+
+const byPath = (path: string) => screens.find((s) => s.path === path);
+
+function ownPlacement(screen: Screen): Placement {
+  const chain: Screen[] = [];
+  for (let s: Screen | undefined = screen; s; s = s.parent ? byPath(s.parent) : undefined) chain.unshift(s);
+  return { item: [...chain].reverse().find((s) => s.menu), chain };
+}
+
+/** The last placement given, so a tab opened from its host keeps the host's place. */
+let last: { path: string; placed: Placement } | undefined;
+
+/**
+ * Where the screen at `path` stands, as the menu and the breadcrumbs show it: its own place, or,
+ * for a tab (`Screen.tabOf`) opened from its host or from a screen under the host, the host's.
+ */
+export function placement(path: string): Placement {
+  if (last?.path === path) return last.placed;
+  const screen = screenAt(path);
+  let placed: Placement = screen ? ownPlacement(screen) : { chain: [] };
+  const at = placed.chain.findIndex((s) => s.tabOf);
+  const host = at >= 0 ? byPath(placed.chain[at].tabOf!) : undefined;
+  if (host && last?.placed.chain.includes(host)) {
+    const hosted = ownPlacement(host);
+    placed = { item: hosted.item, chain: [...hosted.chain, ...placed.chain.slice(at)] };
+  }
+  last = { path, placed };
+  return placed;
+}
+
 /** Breadcrumb chain for `path`: the menu group, then parents, then the screen itself. */
 export function breadcrumbs(path: string): { title: string; path?: string }[] {
-  const chain: Screen[] = [];
-  for (let s = screenAt(path); s; s = s.parent ? screens.find((p) => p.path === s!.parent) : undefined) chain.unshift(s);
-  const group = chain[0]?.menu?.group;
+  const { item, chain } = placement(path);
+  const group = item?.menu?.group;
   return [...(group ? [{ title: `menu.${group}` }] : []), ...chain.map((s, i) => ({ title: s.title, path: i < chain.length - 1 ? s.path : undefined }))];
 }

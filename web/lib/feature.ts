@@ -23,6 +23,11 @@ export interface Screen {
   /** Path of the parent screen for the breadcrumb. */
   parent?: string;
   /**
+   * Path of a screen that also shows this one as a tab (Nodes under Cluster Overview): opened
+   * from there, or from a screen under it, the menu and breadcrumbs stay with that screen.
+   */
+  tabOf?: string;
+  /**
    * The broker capability the screen needs (`broker.ts`): without it the menu leaves the screen
    * out and its route says it is not available on this broker, without loading or calling anything.
    */

@@ -40,7 +40,7 @@ export const monitoring: Feature = {
       // Its cards, node list, charts at their first range (RANGES[0], dashboard/monitor.ts) and license.
       requests: () => [['/monitor_current'], ['/nodes'], ['/monitor', { latest: 3600 }], ...(has('license') ? [['/license'] as [string]] : [])],
     },
-    { path: '/dashboard/nodes', title: 'monitoring.nodes', load: fromFolder(() => import('./dashboard/screens.ts'), 'NodesPage'), menu: { group: 'system', order: 80 } },
+    { path: '/dashboard/nodes', title: 'monitoring.nodes', load: fromFolder(() => import('./dashboard/screens.ts'), 'NodesPage'), menu: { group: 'system', order: 80 }, tabOf: '/dashboard/overview' },
     { path: '/dashboard/nodes/:node', title: 'monitoring.nodeDetail', load: fromFolder(() => import('./dashboard/screens.ts'), 'NodeDetail'), parent: '/dashboard/nodes' },
     { path: '/dashboard/metrics', title: 'monitoring.metrics', load: fromFolder(() => import('./dashboard/screens.ts'), 'MetricsPage'), parent: '/dashboard/overview' },
     { path: '/clients', title: 'monitoring.clients', load: screen('ClientsPage'), menu: { group: 'monitoring', order: 20 } },
