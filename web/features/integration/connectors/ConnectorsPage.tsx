@@ -29,6 +29,7 @@ export const connectors: ResourceDecl<Bridge> = {
   rowKey: bridgeId,
   list: arrayList<Bridge>('/connectors'),
   empty: 'connectors.empty',
+  namespaced: true,
   tools: [{ key: 'new', label: 'connectors.create', href: '/connector/create', run: async () => undefined }],
   filters: [{ name: 'name', label: 'connectors.name' }, { name: 'type', label: 'connectors.type' }],
   columns: [

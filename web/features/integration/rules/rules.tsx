@@ -42,6 +42,7 @@ export const rules: ResourceDecl<Rule> = {
   rowKey: (r) => r.id,
   list: pageList<Rule>('/rules'),
   empty: 'rules.empty',
+  namespaced: true,
   tools: [{ key: 'create', label: 'rules.create', href: '/rule/rules/create', run: async () => undefined }],
   filters: [
     { name: 'like_id', label: 'rules.id' },
