@@ -12,7 +12,7 @@ import { useRemote } from '../lib/resources.ts';
 defineMessages({
   'namespace.label': { zh: '命名空间', en: 'Namespace' },
   'namespace.global': { zh: '全局', en: 'Global' },
-  'namespace.others': { zh: '仅显示全局对象。其他命名空间：{{count}} 个，可在此选择。', en: 'Showing global objects only. Other namespaces: {{count}}, pick one here.' },
+  'namespace.others': { zh: '仅显示全局对象。其他命名空间：{{count}} 个（选择一个以查看其对象）。', en: 'Showing global objects only. Other namespaces: {{count}} (pick one to see its objects).' },
 });
 
 /** emqx_mt_api.erl: at most 1000 managed namespaces (?MAX_NUM_TNS_CONFIGS), so one page holds them all. */
