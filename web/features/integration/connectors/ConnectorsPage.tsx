@@ -30,7 +30,7 @@ export const connectors: ResourceDecl<Bridge> = {
   list: arrayList<Bridge>('/connectors'),
   empty: 'connectors.empty',
   namespaced: true,
-  tools: [{ key: 'new', label: 'connectors.create', href: '/connector/create', run: async () => undefined }],
+  tools: [{ key: 'new', label: 'common.create', href: '/connector/create', run: async () => undefined }],
   filters: [{ name: 'name', label: 'connectors.name' }, { name: 'type', label: 'connectors.type' }],
   columns: [
     { key: 'name', title: 'connectors.name', link: connectorLink },

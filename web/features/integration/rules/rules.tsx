@@ -43,13 +43,13 @@ export const rules: ResourceDecl<Rule> = {
   list: pageList<Rule>('/rules'),
   empty: 'rules.empty',
   namespaced: true,
-  tools: [{ key: 'create', label: 'rules.create', href: '/rule/rules/create', run: async () => undefined }],
+  tools: [{ key: 'create', label: 'common.create', href: '/rule/rules/create', run: async () => undefined }],
   filters: [
     { name: 'like_id', label: 'rules.id' },
     { name: 'like_from', label: 'rules.filterFrom' },
     {
       name: 'enable', label: 'rules.enable', kind: 'select',
-      options: [{ value: '', label: 'rules.all' }, { value: 'true', label: 'rules.enabled' }, { value: 'false', label: 'rules.disabled' }],
+      options: [{ value: '', label: 'common.all' }, { value: 'true', label: 'rules.enabled' }, { value: 'false', label: 'rules.disabled' }],
     },
   ],
   columns: [
