@@ -1,6 +1,6 @@
-// The `ns` query parameter of 6.x (profile feature `namespaces`) on the rule, connector, action
-// and source routes. emqx_rule_engine_api.erl, emqx_connector_api.erl and emqx_bridge_v2_api.erl
-// at 6.2.2 run the same minirest filter before each handler: parse_namespace/1 takes `ns` from the
+// The `ns` query parameter of 6.x (profile feature `namespaces`) on the rule, connector, action,
+// source and built-in database user routes. emqx_rule_engine_api.erl, emqx_connector_api.erl, emqx_bridge_v2_api.erl and
+// emqx_authn_api.erl at 6.2.2 run the same minirest filter before each handler: parse_namespace/1 takes `ns` from the
 // query string (the global config without it), and validate_managed_namespace/2 answers
 // 400 BAD_REQUEST "Managed namespace not found" for a name the managed namespace table lacks
 // (emqx_mt_hookcb.erl on_namespace_resource_pre_create/2), on reads and writes alike. Releases
@@ -15,12 +15,16 @@ import type { NamespaceScope } from '../store/namespaces.ts';
 
 type NamespaceQuery = { ns?: unknown; only_global?: unknown } | undefined;
 
-/** The namespace a request names, or null for the global config. */
-export function namespaceOf(store: Store, request: FastifyRequest): string | null {
+/**
+ * The namespace a request names, or null for the global config. `orphans`: a DELETE may name a
+ * namespace that is gone (emqx_authn_api.erl validate_managed_namespace/2 at 6.2.2 skips the
+ * check for a global administrator's deletes, to clean up what a deleted namespace left).
+ */
+export function namespaceOf(store: Store, request: FastifyRequest, orphans = false): string | null {
   const ns = (request.query as NamespaceQuery)?.ns;
   if (ns === undefined || !store.profile.feature('namespaces')) return null;
   const name = String(ns);
-  if (!store.namespaces.has(name)) throw apiError(400, 'BAD_REQUEST', 'Managed namespace not found');
+  if (!store.namespaces.has(name) && !(orphans && request.method === 'DELETE')) throw apiError(400, 'BAD_REQUEST', 'Managed namespace not found');
   return name;
 }
 

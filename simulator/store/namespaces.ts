@@ -27,7 +27,7 @@ export interface NamespaceScope {
 }
 
 /** One managed namespace in the state: when it was made, and its objects. */
-export interface NamespaceState extends Pick<PersistedState, 'rules' | 'rule_engine' | 'connectors' | 'actions' | 'sources'> {
+export interface NamespaceState extends Pick<PersistedState, 'rules' | 'rule_engine' | 'connectors' | 'actions' | 'sources' | 'authn_users'> {
   created_at: number;
 }
 

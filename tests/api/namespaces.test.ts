@@ -98,6 +98,27 @@ test('connectors and actions: a namespace has its own, an action finds its conne
   assert.is((await call('DELETE', '/connectors/http:c1?ns=ns1')).statusCode, 204);
 });
 
+// emqx_authn_api.erl at 6.2.2: the authenticator is global, its built-in database users are kept
+// per namespace (add_user/3 with the resolved namespace); a global administrator's DELETE skips
+// the managed namespace check (validate_managed_namespace/2).
+test('built-in database users: a namespace has its own under the global authenticator; a DELETE may name a gone namespace', async () => {
+  await call('POST', '/mt/ns/ns1');
+  assert.is((await call('POST', '/authentication', { mechanism: 'password_based', backend: 'built_in_database' })).statusCode, 200);
+  const users = '/authentication/password_based:built_in_database/users';
+  assert.is((await call('POST', `${users}?ns=ns1`, { user_id: 'alice', password: 'secret-1' })).statusCode, 201);
+  assert.equal((await call('GET', users)).json().data, []);
+  assert.equal((await call('GET', `${users}?ns=ns1`)).json().data, [{ user_id: 'alice', is_superuser: false }]);
+  assert.is((await call('GET', `${users}/alice`)).statusCode, 404);
+  assert.is((await call('PUT', `${users}/alice?ns=ns1`, { is_superuser: true })).json().is_superuser, true);
+  assert.is((await call('GET', `${users}/alice?ns=ns1`)).json().is_superuser, true);
+  assert.is((await call('POST', `${users}?ns=nope`, { user_id: 'bob', password: 'secret-1' })).json().message, 'Managed namespace not found');
+  assert.is((await call('GET', `${users}?ns=nope`)).statusCode, 400);
+  assert.is((await call('DELETE', `${users}/alice?ns=nope`)).statusCode, 404, 'no check for a DELETE: the user is simply not there');
+  assert.is((await call('DELETE', `${users}/alice?ns=ns1`)).statusCode, 204);
+  assert.equal((await call('GET', `${users}?ns=ns1`)).json().data, []);
+  await call('DELETE', '/authentication/password_based:built_in_database');
+});
+
 test('deleting a namespace removes its objects (emqx_mt_config_janitor clean_namespace/1)', async () => {
   await call('POST', '/mt/ns/ns1');
   await call('POST', '/rules?ns=ns1', { id: 'gone', sql });

@@ -72,6 +72,21 @@ test('a reload keeps the namespace of the URL, also one no longer listed; Chines
   api.restore();
 });
 
+test('the users of a built-in database: the picker on the users tab keeps the namespace of the URL and lists its users', async () => {
+  const BI = '/authentication/password_based%3Abuilt_in_database';
+  await signedInAt(`/authentication/detail/password_based%3Abuilt_in_database?tab=users&ns=ns2`, { version: '6.2.2', edition: 'ee' });
+  const api = fakeApi({
+    ...routes,
+    [`GET ${BI}`]: { body: { id: 'password_based:built_in_database', mechanism: 'password_based', backend: 'built_in_database', enable: true } },
+    [`GET ${BI}/users`]: { body: { data: [{ user_id: 'tenant-user', is_superuser: false }], meta: { page: 1, limit: 20, count: 1 } } },
+  });
+  await mount(<App />);
+  await waitFor(() => text().includes('tenant-user'));
+  assert.is(byTest<HTMLSelectElement>('namespace-select')!.value, 'ns2');
+  assert.is(api.calls.find((c) => c.path.endsWith('/users'))!.query.get('ns'), 'ns2');
+  api.restore();
+});
+
 test('before 6.0 there is no picker and no namespace on the requests', async () => {
   await signedInAt('/rule/rules', { version: '5.8.9', edition: 'ee' });
   const api = fakeApi(routes);

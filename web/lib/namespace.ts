@@ -1,7 +1,8 @@
 /**
  * The namespace a 6.x screen shows (capability `namespaces`): the `ns` of the page's own query, so
  * a reload or a shared link shows the same namespace. Every request to an endpoint that takes `ns`
- * (rules, connectors, actions, sources) carries it, reads and writes alike; without one a list asks
+ * (rules, connectors, actions, sources,
+ * built-in database users) carries it, reads and writes alike; without one a list asks
  * for the global objects only (`only_global=true`), since the broker lists every namespace's
  * otherwise. Knows no screen: the picker writes the URL, this reads it.
  */
@@ -9,7 +10,7 @@ import { setParamFilter, type Params } from './api.ts';
 import { has } from './broker.ts';
 import { currentSearch } from './navigation.ts';
 
-const NAMESPACED = /^\/?(rules|connectors|actions|sources)(\/|_probe$|_summary$|$)/;
+const NAMESPACED = /^\/?((rules|connectors|actions|sources)(\/|_probe$|_summary$|$)|authentication\/[^/]+\/users(\/|$))/;
 const LISTS = /^\/?(rules|connectors|actions|sources)$/;
 
 /** The namespace of the current page, or undefined for the global one (and before 6.0). */

@@ -239,7 +239,7 @@ const CHECKS: Record<keyof PersistedState, Check> = {
   // Each namespace's objects are checked as the global ones are.
   namespaces: mapOf((v) => {
     if (!isObj(v) || typeof v.created_at !== 'number') return 'created_at is required';
-    for (const key of ['rules', 'rule_engine', 'connectors', 'actions', 'sources'] as const) {
+    for (const key of ['rules', 'rule_engine', 'connectors', 'actions', 'sources', 'authn_users'] as const) {
       const problem = v[key] === undefined ? null : CHECKS[key](v[key]);
       if (problem) return `${key}: ${problem}`;
     }
