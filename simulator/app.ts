@@ -34,6 +34,7 @@ import errorCodes from './routes/error-codes.ts';
 import rules from './routes/rules.ts';
 import connectors from './routes/connectors.ts';
 import actions from './routes/actions.ts';
+import managedNamespaces from './routes/managed-namespaces.ts';
 import schemaRegistry from './routes/schema-registry.ts';
 import schemaValidation from './routes/schema-validation.ts';
 import messageTransformation from './routes/message-transformation.ts';
@@ -250,7 +251,7 @@ export async function buildApp(options: SimOptions = {}): Promise<FastifyInstanc
       gateways, exhook, plugins, dataBackup,
       authentication, authorization, banned, zone,
       configs, configsHocon, schemas, errorCodes,
-      rules, connectors, actions, schemaRegistry,
+      rules, connectors, actions, managedNamespaces, schemaRegistry,
       schemaValidation, messageTransformation, relup, clusterLink,
     ]) await api.register(routesOf);
   }, { prefix: API_PREFIX });

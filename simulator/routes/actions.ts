@@ -2,9 +2,10 @@
 // same routes serve `/actions*` and `/sources*`: list, create (201), read, update (200), delete
 // (204; refused with the rule ids while rules use it unless `also_delete_dep_actions=true`),
 // enable, `start`, metrics and their reset, the dry-run probe, the summary and the type lists.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
-import type { Channels } from '../store/integration/actions.ts';
+import type { ChannelRecord, Channels } from '../store/integration/actions.ts';
+import { inNamespace, listedScopes, namespaceOf, scopeOf } from './namespace.ts';
 import type { Json } from '../store/integration/connectors.ts';
 
 const id = { type: 'string', minLength: 1, maxLength: 1024 } as const;
@@ -23,65 +24,71 @@ const createBody = {
 } as const;
 const updateBody = { type: 'object', properties: { connector: { type: 'string', maxLength: 1024 } } } as const;
 
-function routesOf(app: FastifyInstance, base: 'actions' | 'sources', channels: Channels): void {
+function routesOf(app: FastifyInstance, base: 'actions' | 'sources'): void {
+  const { store } = app;
   const one = base === 'actions' ? 'action' : 'source';
+  /** The actions or sources of the request's namespace (`?ns=`, 6.x). */
+  const scoped = (request: FastifyRequest): Channels => scopeOf(store, request)[base];
+  const view = async (request: FastifyRequest, record: ChannelRecord) => inNamespace(await scoped(request).view(record), namespaceOf(store, request));
+  const listed = (request: FastifyRequest, show: (channels: Channels, r: ChannelRecord, ns: string | null) => Promise<unknown>) =>
+    Promise.all(listedScopes(store, request).map(([ns, scope]) => Promise.all(scope[base].list().map((r) => show(scope[base], r, ns))))).then((lists) => lists.flat());
 
-  app.get(`/${base}`, async () => Promise.all(channels.list().map((r) => channels.view(r))));
-  app.get(`/${base}_summary`, async () => Promise.all(channels.list().map((r) => channels.summary(r))));
-  app.get(`/${one}_types`, async () => channels.types());
+  app.get(`/${base}`, async (request) => listed(request, async (channels, r, ns) => inNamespace(await channels.view(r), ns)));
+  app.get(`/${base}_summary`, async (request) => listed(request, (channels, r) => channels.summary(r)));
+  app.get(`/${one}_types`, async () => store[base].types());
 
   app.post<{ Body: Json }>(`/${base}`, { schema: { body: createBody } }, async (request, reply) => {
-    const record = await channels.create(request.body);
-    return reply.code(201).send(await channels.view(record));
+    const record = await scoped(request).create(request.body);
+    return reply.code(201).send(await view(request, record));
   });
 
-  app.get<{ Params: { id: string } }>(`/${base}/:id`, { schema: { params: idParams } }, async (request) => channels.view(channels.find(request.params.id)));
+  app.get<{ Params: { id: string } }>(`/${base}/:id`, { schema: { params: idParams } }, async (request) => view(request, scoped(request).find(request.params.id)));
 
   app.put<{ Params: { id: string }; Body: Json }>(`/${base}/:id`, { schema: { params: idParams, body: updateBody } },
-    async (request) => channels.view(await channels.update(request.params.id, request.body)));
+    async (request) => view(request, await scoped(request).update(request.params.id, request.body)));
 
   app.delete<{ Params: { id: string }; Querystring: { also_delete_dep_actions: boolean } }>(`/${base}/:id`,
     { schema: { params: idParams, querystring: deleteQuery } }, async (request, reply) => {
-      const result = await channels.remove(request.params.id, request.query.also_delete_dep_actions);
+      const result = await scoped(request).remove(request.params.id, request.query.also_delete_dep_actions);
       if (result.refusedBy) {
         return reply.code(400).send({ code: 'BAD_REQUEST', message: `Cannot delete ${one} while active rules are depending on it`, rules: result.refusedBy });
       }
       return reply.code(204).send();
     });
 
-  app.get<{ Params: { id: string } }>(`/${base}/:id/metrics`, { schema: { params: idParams } }, async (request) => channels.metrics(request.params.id));
+  app.get<{ Params: { id: string } }>(`/${base}/:id/metrics`, { schema: { params: idParams } }, async (request) => scoped(request).metrics(request.params.id));
 
   app.put<{ Params: { id: string } }>(`/${base}/:id/metrics/reset`, { schema: { params: idParams }, config: { noBody: true } }, async (request, reply) => {
-    channels.resetMetrics(request.params.id);
+    scoped(request).resetMetrics(request.params.id);
     return reply.code(204).send();
   });
 
   app.put<{ Params: { id: string; enable: boolean } }>(`/${base}/:id/enable/:enable`, { schema: { params: enableParams }, config: { noBody: true } },
     async (request, reply) => {
-      await channels.enable(request.params.id, request.params.enable);
+      await scoped(request).enable(request.params.id, request.params.enable);
       return reply.code(204).send();
     });
 
   app.post<{ Params: { id: string; operation: string } }>(`/${base}/:id/:operation`, { schema: { params: operationParams }, config: { noBody: true } },
     async (request, reply) => {
-      await channels.start(request.params.id);
+      await scoped(request).start(request.params.id);
       return reply.code(204).send();
     });
 
   app.post<{ Params: { node: string; id: string; operation: string } }>(`/nodes/:node/${base}/:id/:operation`,
     { schema: { params: nodeOperationParams }, config: { noBody: true } }, async (request, reply) => {
       if (!app.store.cluster.names().includes(request.params.node)) throw apiError(404, 'NOT_FOUND', `Node not found: ${request.params.node}`);
-      await channels.start(request.params.id);
+      await scoped(request).start(request.params.id);
       return reply.code(204).send();
     });
 
   app.post<{ Body: Json }>(`/${base}_probe`, { schema: { body: createBody } }, async (request, reply) => {
-    await channels.probe(request.body);
+    await scoped(request).probe(request.body);
     return reply.code(204).send();
   });
 }
 
 export default async function actions(app: FastifyInstance): Promise<void> {
-  routesOf(app, 'actions', app.store.actions);
-  routesOf(app, 'sources', app.store.sources);
+  routesOf(app, 'actions');
+  routesOf(app, 'sources');
 }

@@ -5,6 +5,7 @@ import { apiError } from '../plugins/errors.ts';
 import { uploadPlugin, uploadedFile } from '../plugins/upload.ts';
 import { parseUserFile } from '../store/access/authn.ts';
 import { pageQueryProperties } from '../store/pagination.ts';
+import { namespaceOf } from './namespace.ts';
 
 type Json = Record<string, any>;
 
@@ -68,20 +69,20 @@ export default async function authentication(app: FastifyInstance): Promise<void
       params: idParams,
       querystring: { type: 'object', properties: { ...pageQueryProperties, like_user_id: { type: 'string', maxLength: 1024 }, is_superuser: { type: 'boolean' } } },
     },
-  }, async (request) => store.authn.listUsers(id(request.params), request.query));
+  }, async (request) => store.authn.listUsers(id(request.params), request.query, namespaceOf(store, request)));
 
   app.post<{ Params: { id: string }; Body: Json }>('/authentication/:id/users', { schema: { params: idParams, body: object } }, async (request, reply) => {
-    return reply.code(201).send(await store.authn.addUser(id(request.params), request.body));
+    return reply.code(201).send(await store.authn.addUser(id(request.params), request.body, namespaceOf(store, request)));
   });
 
   app.get<{ Params: { id: string; user_id: string } }>('/authentication/:id/users/:user_id', { schema: { params: userParams } },
-    async (request) => store.authn.getUser(id(request.params), request.params.user_id));
+    async (request) => store.authn.getUser(id(request.params), request.params.user_id, namespaceOf(store, request)));
 
   app.put<{ Params: { id: string; user_id: string }; Body: Json }>('/authentication/:id/users/:user_id', { schema: { params: userParams, body: object } },
-    async (request) => store.authn.updateUser(id(request.params), request.params.user_id, request.body));
+    async (request) => store.authn.updateUser(id(request.params), request.params.user_id, request.body, namespaceOf(store, request)));
 
   app.delete<{ Params: { id: string; user_id: string } }>('/authentication/:id/users/:user_id', { schema: { params: userParams } }, async (request, reply) => {
-    await store.authn.removeUser(id(request.params), request.params.user_id);
+    await store.authn.removeUser(id(request.params), request.params.user_id, namespaceOf(store, request, true));
     return reply.code(204).send();
   });
 

@@ -2,11 +2,12 @@
 // read, update (200), delete (204, refused while actions or sources use the connector), enable,
 // the `start` operation cluster-wide or per node, and the dry-run probe (400 TEST_FAILED); also
 // emqx_bridge_api's v1 `/bridges_probe`, which tries the same connection.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { probeMqtt } from '../connectors/mqtt.ts';
 import { probeConfig } from '../connectors/probe.ts';
 import { apiError } from '../plugins/errors.ts';
-import { CATALOGUE_CONNECTORS, typeFields, type Json } from '../store/integration/connectors.ts';
+import { CATALOGUE_CONNECTORS, typeFields, type ConnectorRecord, type Json } from '../store/integration/connectors.ts';
+import { inNamespace, listedScopes, namespaceOf, scopeOf } from './namespace.ts';
 
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 1024 } } } as const;
 const enableParams = {
@@ -30,21 +31,25 @@ const updateBody = { type: 'object' } as const;
 
 export default async function connectors(app: FastifyInstance): Promise<void> {
   const { store } = app;
-  const all = store.connectors;
+  /** The connectors of the request's namespace (`?ns=`, 6.x). */
+  const scoped = (request: FastifyRequest) => scopeOf(store, request).connectors;
+  const view = async (request: FastifyRequest, record: ConnectorRecord) => inNamespace(await scoped(request).view(record), namespaceOf(store, request));
 
-  app.get('/connectors', async () => Promise.all(all.list().map((r) => all.view(r))));
+  app.get('/connectors', async (request) => (await Promise.all(listedScopes(store, request)
+    .map(([ns, { connectors }]) => Promise.all(connectors.list().map(async (r) => inNamespace(await connectors.view(r), ns)))))).flat());
 
   app.post<{ Body: Json }>('/connectors', { schema: { body: createBody } }, async (request, reply) => {
-    const record = await all.create(request.body);
-    return reply.code(201).send(await all.view(record));
+    const record = await scoped(request).create(request.body);
+    return reply.code(201).send(await view(request, record));
   });
 
-  app.get<{ Params: { id: string } }>('/connectors/:id', { schema: { params: idParams } }, async (request) => all.view(all.find(request.params.id)));
+  app.get<{ Params: { id: string } }>('/connectors/:id', { schema: { params: idParams } }, async (request) => view(request, scoped(request).find(request.params.id)));
 
   app.put<{ Params: { id: string }; Body: Json }>('/connectors/:id', { schema: { params: idParams, body: updateBody } },
-    async (request) => all.view(await all.update(request.params.id, request.body)));
+    async (request) => view(request, await scoped(request).update(request.params.id, request.body)));
 
   app.delete<{ Params: { id: string } }>('/connectors/:id', { schema: { params: idParams } }, async (request, reply) => {
+    const all = scoped(request);
     const record = all.find(request.params.id);
     const users = all.dependents(record);
     if (users.actions.length || users.sources.length) {
@@ -61,20 +66,20 @@ export default async function connectors(app: FastifyInstance): Promise<void> {
 
   app.put<{ Params: { id: string; enable: boolean } }>('/connectors/:id/enable/:enable', { schema: { params: enableParams }, config: { noBody: true } },
     async (request, reply) => {
-      await all.enable(request.params.id, request.params.enable);
+      await scoped(request).enable(request.params.id, request.params.enable);
       return reply.code(204).send();
     });
 
   app.post<{ Params: { id: string; operation: string } }>('/connectors/:id/:operation', { schema: { params: operationParams }, config: { noBody: true } },
     async (request, reply) => {
-      await all.start(request.params.id);
+      await scoped(request).start(request.params.id);
       return reply.code(204).send();
     });
 
   app.post<{ Params: { node: string; id: string; operation: string } }>('/nodes/:node/connectors/:id/:operation',
     { schema: { params: nodeOperationParams }, config: { noBody: true } }, async (request, reply) => {
       if (!store.cluster.names().includes(request.params.node)) throw apiError(404, 'NOT_FOUND', `Node not found: ${request.params.node}`);
-      await all.start(request.params.id);
+      await scoped(request).start(request.params.id);
       return reply.code(204).send();
     });
 
@@ -91,7 +96,7 @@ export default async function connectors(app: FastifyInstance): Promise<void> {
   });
 
   app.post<{ Body: Json }>('/connectors_probe', { schema: { body: createBody } }, async (request, reply) => {
-    await all.probe(request.body);
+    await scoped(request).probe(request.body);
     return reply.code(204).send();
   });
 }

@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
 import { ruleEvents } from '../rules/events.ts';
 import { pageQueryProperties, paginateRows, type PageQuery } from '../store/pagination.ts';
-import type { RuleBody, RuleRecord } from '../store/integration/rules.ts';
+import type { RuleBody, RuleRecord, Rules } from '../store/integration/rules.ts';
+import { inNamespace, listedScopes, namespaceOf, scopeOf } from './namespace.ts';
 import { topicMatches } from '../lib/topic.ts';
 
 const republishArgs = {
@@ -131,7 +132,7 @@ export default async function rules(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: ListQuery }>('/rules', { schema: { querystring: listQuery } }, async (request) => {
     const q = request.query;
     const fuzzy = q.like_id !== undefined || q.like_from !== undefined || q.match_from !== undefined || q.like_description !== undefined;
-    const keep = (rule: RuleRecord): boolean => {
+    const keep = (engine: Rules, rule: RuleRecord): boolean => {
       const from = engine.from(rule);
       if (q.enable !== undefined && rule.enable !== q.enable) return false;
       if (q.from !== undefined && !from.includes(q.from)) return false;
@@ -143,34 +144,44 @@ export default async function rules(app: FastifyInstance): Promise<void> {
       if (q.source?.length && !q.source.some((s) => from.includes(`$bridges/${s}`) || from.includes(`$sources/${s}`))) return false;
       return true;
     };
-    return paginateRows(engine.list().filter(keep), q, (r) => engine.info(r), { count: !fuzzy });
+    const rows = listedScopes(store, request).flatMap(([ns, { rules }]) => rules.list().filter((r) => keep(rules, r)).map((rule) => ({ ns, rules, rule })));
+    return paginateRows(rows, q, ({ ns, rules, rule }) => inNamespace(rules.info(rule), ns), { count: !fuzzy });
   });
 
   app.post<{ Body: RuleBody }>('/rules', { preValidation: ruleBody, schema: { body: createBody } }, async (request, reply) => {
+    const ns = namespaceOf(store, request);
+    const engine = store.namespaces.scope(ns).rules;
     const rule = await engine.create(request.body);
-    return reply.code(201).send(engine.info(rule));
+    return reply.code(201).send(inNamespace(engine.info(rule), ns));
   });
 
   app.get<{ Params: { id: string } }>('/rules/:id', { schema: { params: idParams } }, async (request) => {
+    const ns = namespaceOf(store, request);
+    const engine = store.namespaces.scope(ns).rules;
     const rule = engine.get(request.params.id);
     if (!rule) throw notFound();
-    return engine.info(rule);
+    return inNamespace(engine.info(rule), ns);
   });
 
-  app.put<{ Params: { id: string }; Body: RuleBody }>('/rules/:id', { preValidation: ruleBody, schema: { params: idParams, body: updateBody } },
-    async (request) => engine.info(await engine.update(request.params.id, request.body)));
+  app.put<{ Params: { id: string }; Body: RuleBody }>('/rules/:id', { preValidation: ruleBody, schema: { params: idParams, body: updateBody } }, async (request) => {
+    const ns = namespaceOf(store, request);
+    const engine = store.namespaces.scope(ns).rules;
+    return inNamespace(engine.info(await engine.update(request.params.id, request.body)), ns);
+  });
 
   app.delete<{ Params: { id: string } }>('/rules/:id', { schema: { params: idParams } }, async (request, reply) => {
-    if (!(await engine.remove(request.params.id))) throw notFound();
+    if (!(await scopeOf(store, request).rules.remove(request.params.id))) throw notFound();
     return reply.code(204).send();
   });
 
   app.get<{ Params: { id: string } }>('/rules/:id/metrics', { schema: { params: idParams } }, async (request) => {
+    const engine = scopeOf(store, request).rules;
     if (!engine.get(request.params.id)) throw notFound();
     return engine.metrics(request.params.id);
   });
 
   app.put<{ Params: { id: string } }>('/rules/:id/metrics/reset', { config: { noBody: true }, schema: { params: idParams } }, async (request, reply) => {
+    const engine = scopeOf(store, request).rules;
     if (!engine.get(request.params.id)) throw notFound();
     engine.resetMetrics(request.params.id);
     return reply.code(204).send();
@@ -181,7 +192,7 @@ export default async function rules(app: FastifyInstance): Promise<void> {
 
   app.post<{ Params: { id: string }; Body: { context?: Record<string, unknown>; stop_action_after_template_rendering?: boolean } }>('/rules/:id/test',
     { preValidation: jsonOnly, schema: { params: idParams, body: applyTestBody } },
-    async (request) => engine.applyTest(request.params.id, request.body.context ?? {}, request.body.stop_action_after_template_rendering ?? true));
+    async (request) => scopeOf(store, request).rules.applyTest(request.params.id, request.body.context ?? {}, request.body.stop_action_after_template_rendering ?? true));
 
   app.get('/rule_events', async () => ruleEvents((a) => app.store.profile.has(a)));
 

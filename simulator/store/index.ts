@@ -34,6 +34,7 @@ import { checkState } from './backup/backup-checks.ts';
 import type { Profile } from './profile.ts';
 import { Rewrite } from './messaging/rewrite.ts';
 import { Rules } from './integration/rules.ts';
+import { Namespaces } from './namespaces.ts';
 import { SchemaRegistry } from './integration/schema-registry.ts';
 import { SchemaValidations } from './messaging/schema-validation.ts';
 import { MessageTransformations } from './messaging/message-transformation.ts';
@@ -114,6 +115,7 @@ export class Store implements StoreContext {
   readonly connectors = new Connectors(this, () => this.cluster.names());
   readonly actions = new Channels(this, 'actions', this.connectors, this.rules, () => this.cluster.names());
   readonly sources = new Channels(this, 'sources', this.connectors, this.rules, () => this.cluster.names());
+  readonly namespaces = new Namespaces(this, this, () => this.cluster.names());
   readonly schemaRegistry = new SchemaRegistry(this);
   readonly schemaValidations = new SchemaValidations(this, this.schemaRegistry, () => this.cluster.names(), SELF_NODE);
   readonly messageTransformations = new MessageTransformations(this, this.schemaRegistry, () => this.cluster.names(), SELF_NODE);

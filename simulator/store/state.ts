@@ -12,6 +12,7 @@ import type { GatewayConfig } from './config/gateways.ts';
 import type { PluginRecord } from './config/plugins.ts';
 import type { RewriteRule } from './messaging/rewrite.ts';
 import type { RuleEngineSettings, RuleRecord } from './integration/rules.ts';
+import type { NamespaceState } from './namespaces.ts';
 import type { ExternalRegistry, SchemaRecord } from './integration/schema-registry.ts';
 import type { SlowSubsSettings } from './messaging/slow-subs.ts';
 import type { LinkConfig } from './cluster/cluster-links.ts';
@@ -107,6 +108,8 @@ export interface PersistedState {
   connectors?: ConnectorRecord[];
   actions?: ChannelRecord[];
   sources?: ChannelRecord[];
+  /** POST /mt/ns/{ns} (6.x managed namespaces) and the objects created with `?ns=`, by namespace. */
+  namespaces?: Record<string, NamespaceState>;
   /** PUT /sso/{backend} (Enterprise): raw backend configs by backend name; absent until changed. */
   sso?: Record<string, Record<string, unknown>>;
   /** PUT /file_transfer (Enterprise); absent until changed. */

@@ -95,7 +95,7 @@ function redacted(body: Record<string, unknown>, secretNames: string[]): Record<
   return out;
 }
 
-const STATUS_KEYS = ['status', 'status_reason', 'node_status', 'actions', 'sources', 'error', 'rules', 'created_at', 'last_modified_at'];
+const STATUS_KEYS = ['status', 'status_reason', 'node_status', 'actions', 'sources', 'error', 'rules', 'created_at', 'last_modified_at', 'namespace'];
 const ROUTE: Record<Kind, string> = { connectors: '/connector', actions: '/rule/actions', sources: '/rule/source' };
 const nameOf = (type: string) => `f-${type.replace(/_/g, '-')}`;
 

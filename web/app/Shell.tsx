@@ -10,6 +10,7 @@ import './shellMessages.ts';
 import '../ui/configFields.tsx';
 // Every API error in words (the broker's error codes and known reasons); the login page has its own few.
 import '../lib/errorCatalog.ts';
+import '../lib/namespace.ts';
 import { prime } from '../lib/api.ts';
 import { watchConnection } from '../lib/connection.ts';
 import { formatNumber } from '../lib/format.ts';

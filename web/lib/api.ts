@@ -55,6 +55,7 @@ let tokenSource: () => string | undefined = () => undefined;
 let expiredHandler: ((request: ExpiredRequest) => Promise<unknown>) | null = null;
 let reachability: (reached: boolean) => void = () => {};
 let bodyFilter: (method: string, path: string, body: unknown) => unknown = (_method, _path, body) => body;
+let paramFilter: (method: string, path: string, params?: Params) => Params | undefined = (_method, _path, params) => params;
 const pending = new Set<AbortController>();
 
 /** Tells the client where the current token comes from (the session store). */
@@ -79,6 +80,11 @@ export function setReachabilityListener(listener: (reached: boolean) => void) {
 /** Lets the broker profile (`broker.ts`) drop body fields the broker would refuse, before every write. */
 export function setBodyFilter(filter: (method: string, path: string, body: unknown) => unknown) {
   bodyFilter = filter;
+}
+
+/** Lets the shell add query params every request of some endpoints carries (`lib/namespace.ts`). */
+export function setParamFilter(filter: typeof paramFilter) {
+  paramFilter = filter;
 }
 
 /** Aborts every request in flight, e.g. when the guard sends the user to login. */
@@ -177,7 +183,7 @@ async function send<T>(method: string, path: string, data: unknown, options: Req
       url: `${API_BASE}/${path.replace(/^\//, '')}`,
       method: method.toLowerCase() as 'get',
       data: bodyFilter(method.toUpperCase(), path, data) as object,
-      params: options.params,
+      params: paramFilter(method.toUpperCase(), path, options.params),
       paramsSerializer: serializeParams,
       responseType: options.responseType === 'blob' ? 'blob' : 'text',
       headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...options.headers },

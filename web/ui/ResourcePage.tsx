@@ -11,6 +11,7 @@ import { Link } from 'wouter';
 import { canWrite, has } from '../lib/broker.ts';
 import { draftKey, readDraft, writeDraft } from '../lib/drafts.ts';
 import { t } from '../lib/i18n.ts';
+import { withNamespace } from '../lib/namespace.ts';
 import { useQuery } from '../lib/query.ts';
 import { perform, touch, useRemote } from '../lib/resources.ts';
 import { toast } from '../lib/toasts.ts';
@@ -20,6 +21,7 @@ import { FilterBar } from './FilterBar.tsx';
 import { Freshness, useStale } from './Freshness.tsx';
 import { Form } from './Form.tsx';
 import { Icon } from './Icon.tsx';
+import { NamespacePicker } from './NamespacePicker.tsx';
 import { Pager } from './Pager.tsx';
 import { ResourceTable } from './ResourceTable.tsx';
 import type { FormDecl, ResourceDecl, RowAction } from './resource.ts';
@@ -35,7 +37,10 @@ const allowed = <Row,>(action: RowAction<Row>, row: Row, writer: boolean) =>
 
 export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<Row>; title?: boolean }) {
   const [query, setQuery] = useQuery();
-  const list = useRemote(decl.name, (signal) => decl.list(query, signal), JSON.stringify(query), decl.refreshMs);
+  // The namespace goes on the requests (lib/namespace.ts), not into the list's filters.
+  const { ns: _ns, ...filters } = query;
+  const list = useRemote(decl.name, (signal) => decl.list(filters, signal), JSON.stringify(query), decl.refreshMs);
+  const namespaced = decl.namespaced && has('namespaces');
   const [drawerDraft] = useState(() => draftKey(`${decl.name}-drawer`));
   const [open, setOpenState] = useState<Open<Row> | null>(null);
   const setOpen = (next: Open<Row> | null, draft?: OpenDraft) => {
@@ -43,7 +48,8 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
     setOpenState(next);
   };
   const [selected, setSelected] = useState<string[]>([]);
-  const { visible, chooser } = useColumns(decl.name, decl.columns.filter((c) => !c.requires || has(c.requires)));
+  const { visible, chooser } = useColumns(decl.name, decl.columns.filter((c) => !c.requires || has(c.requires))
+    .map((c) => (namespaced && c.link ? { ...c, link: (row: Row) => withNamespace(c.link!(row)) } : c)));
   const rows = list.data?.rows;
   const selectedRows = () => (rows ?? []).filter((row) => selected.includes(decl.rowKey(row)));
   const writer = canWrite();
@@ -87,7 +93,7 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
           {decl.refreshMs ? <Freshness at={list.updatedAt} every={decl.refreshMs} /> : null}
           {chooser}
           {decl.tools?.filter((tool) => writer || tool.anyRole).map((tool) => tool.href
-            ? <Link key={tool.key} href={tool.href} class="secondary" data-test={`${decl.name}-${tool.key}`}>{t(tool.label)}</Link>
+            ? <Link key={tool.key} href={namespaced ? withNamespace(tool.href) : tool.href} class="secondary" data-test={`${decl.name}-${tool.key}`}>{t(tool.label)}</Link>
             : (
               <button type="button" key={tool.key} class={tool.danger ? 'secondary outline danger' : 'secondary outline'} data-test={`${decl.name}-${tool.key}`}
                 disabled={!rows?.length} onClick={() => perform({ resource: decl.name, ...tool })}>
@@ -105,6 +111,7 @@ export function ResourcePage<Row>({ decl, title = true }: { decl: ResourceDecl<R
           )}
         </div>
       </header>
+      {namespaced && <NamespacePicker />}
       {decl.filters && <FilterBar filters={decl.filters} query={query} onApply={(values) => (setSelected([]), setQuery(values))} />}
       {bulk && selected.length > 0 && (
         <div class="bulk-bar" data-test={`${decl.name}-bulk`}>

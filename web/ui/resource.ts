@@ -160,6 +160,8 @@ export interface ResourceDecl<Row> {
   refreshMs?: number;
   /** i18n key of the empty-state text. */
   empty?: string;
+  /** Its endpoints take a 6.x namespace (`ns`): a picker above the list, links and writes in the one picked. */
+  namespaced?: boolean;
 }
 
 export const DEFAULT_LIMIT = 20;

@@ -229,14 +229,21 @@ export class Authn {
     return (this.ctx.state.authentication ??= []) as AuthnConfig[];
   }
 
-  private userList(id: string, create = false): AuthnUser[] {
-    if (!create) return this.ctx.state.authn_users?.[id] ?? [];
-    const all = (this.ctx.state.authn_users ??= {});
+  /**
+   * The built-in database users of an authenticator: the global ones, or those of a managed
+   * namespace (6.x `?ns=`; emqx_authn_api.erl at 6.2.2 passes the namespace to every user call,
+   * the authenticator itself stays global).
+   */
+  private userList(id: string, create = false, ns: string | null = null): AuthnUser[] {
+    const owner = ns === null ? this.ctx.state : this.ctx.state.namespaces?.[ns];
+    if (!create || !owner) return owner?.authn_users?.[id] ?? [];
+    const all = (owner.authn_users ??= {});
     return (all[id] ??= []);
   }
 
-  /** The id → user index of an authenticator, built from the persisted list on first use. */
-  private users(id: string): Map<string, AuthnUser> {
+  /** The id → user index of an authenticator, built from the persisted list on first use (a namespace's on each call). */
+  private users(id: string, ns: string | null = null): Map<string, AuthnUser> {
+    if (ns !== null) return new Map(this.userList(id, false, ns).map((u) => [u.user_id, u]));
     let map = this.index.get(id);
     if (!map) {
       map = new Map(this.userList(id).map((u) => [u.user_id, u]));
@@ -355,13 +362,13 @@ export class Authn {
     return config.password_hash_algorithm as HashAlgorithm;
   }
 
-  listUsers(id: string, query: { page: number; limit: number; like_user_id?: string; is_superuser?: boolean }): Json {
+  listUsers(id: string, query: { page: number; limit: number; like_user_id?: string; is_superuser?: boolean }, ns: string | null = null): Json {
     this.usersOf(id);
     const { page, limit, like_user_id: like, is_superuser: superuser } = query;
     const start = (page - 1) * limit;
     const data: Json[] = [];
     let total = 0;
-    for (const user of this.userList(id)) {
+    for (const user of this.userList(id, false, ns)) {
       if (like !== undefined && !user.user_id.includes(like)) continue;
       if (superuser !== undefined && user.is_superuser !== superuser) continue;
       if (total >= start && data.length < limit) data.push({ user_id: user.user_id, is_superuser: user.is_superuser });
@@ -372,35 +379,35 @@ export class Authn {
     return { data, meta };
   }
 
-  getUser(id: string, userId: string): Json {
+  getUser(id: string, userId: string, ns: string | null = null): Json {
     this.usersOf(id);
-    const user = this.users(id).get(userId);
+    const user = this.users(id, ns).get(userId);
     if (!user) throw apiError(404, 'NOT_FOUND', 'User not found');
     return { user_id: user.user_id, is_superuser: user.is_superuser };
   }
 
-  async addUser(id: string, body: { user_id?: unknown; password?: unknown; is_superuser?: unknown }): Promise<Json> {
+  async addUser(id: string, body: { user_id?: unknown; password?: unknown; is_superuser?: unknown }, ns: string | null = null): Promise<Json> {
     const config = this.usersOf(id);
     for (const field of ['user_id', 'password'] as const) {
       if (typeof body[field] !== 'string' || body[field] === '') throw apiError(400, 'BAD_REQUEST', `Missing required parameter: ${field}`);
     }
     const userId = body.user_id as string;
-    if (this.users(id).has(userId)) throw apiError(409, 'ALREADY_EXISTS', 'User already exists');
+    if (this.users(id, ns).has(userId)) throw apiError(409, 'ALREADY_EXISTS', 'User already exists');
     const algo = this.algorithm(config);
     const salt = newSalt(algo);
     const password_hash = await hashWith(algo, body.password as string, salt);
     // Checked again: another request may have added the same user while this one hashed.
-    if (this.users(id).has(userId)) throw apiError(409, 'ALREADY_EXISTS', 'User already exists');
+    if (this.users(id, ns).has(userId)) throw apiError(409, 'ALREADY_EXISTS', 'User already exists');
     const user: AuthnUser = { user_id: userId, password_hash, salt, is_superuser: body.is_superuser === true };
-    this.userList(id, true).push(user);
-    this.users(id).set(userId, user);
+    this.userList(id, true, ns).push(user);
+    if (ns === null) this.users(id).set(userId, user);
     await this.ctx.persist();
     return { user_id: userId, is_superuser: user.is_superuser };
   }
 
-  async updateUser(id: string, userId: string, body: { password?: unknown; is_superuser?: unknown }): Promise<Json> {
+  async updateUser(id: string, userId: string, body: { password?: unknown; is_superuser?: unknown }, ns: string | null = null): Promise<Json> {
     const config = this.usersOf(id);
-    const user = this.users(id).get(userId);
+    const user = this.users(id, ns).get(userId);
     if (!user) throw apiError(404, 'NOT_FOUND', 'User not found');
     if (body.password === undefined && body.is_superuser === undefined) throw apiError(400, 'BAD_REQUEST', 'Missing required parameter: password or is_superuser');
     if (body.password !== undefined) {
@@ -416,13 +423,13 @@ export class Authn {
     return { user_id: user.user_id, is_superuser: user.is_superuser };
   }
 
-  async removeUser(id: string, userId: string): Promise<void> {
+  async removeUser(id: string, userId: string, ns: string | null = null): Promise<void> {
     this.usersOf(id);
-    const user = this.users(id).get(userId);
+    const user = this.users(id, ns).get(userId);
     if (!user) throw apiError(404, 'NOT_FOUND', 'User not found');
-    const list = this.userList(id);
-    list.splice(list.indexOf(user), 1);
-    this.users(id).delete(userId);
+    const list = this.userList(id, false, ns);
+    list.splice(list.findIndex((u) => u.user_id === userId), 1);
+    if (ns === null) this.users(id).delete(userId);
     await this.ctx.persist();
   }
 

@@ -236,6 +236,15 @@ const CHECKS: Record<keyof PersistedState, Check> = {
   connectors: listOf(resource, Infinity, (c) => `${c.type}:${c.name}`),
   actions: listOf(resource, Infinity, (c) => `${c.type}:${c.name}`),
   sources: listOf(resource, Infinity, (c) => `${c.type}:${c.name}`),
+  // Each namespace's objects are checked as the global ones are.
+  namespaces: mapOf((v) => {
+    if (!isObj(v) || typeof v.created_at !== 'number') return 'created_at is required';
+    for (const key of ['rules', 'rule_engine', 'connectors', 'actions', 'sources', 'authn_users'] as const) {
+      const problem = v[key] === undefined ? null : CHECKS[key](v[key]);
+      if (problem) return `${key}: ${problem}`;
+    }
+    return null;
+  }),
   sso: mapOf(object, (k) => (SSO_BACKENDS as readonly string[]).includes(k)),
   file_transfer: object,
   license_key: (v) => (isStr(v) && parseLicenseKey(v) ? null : 'not a license key signed by EMQ'),

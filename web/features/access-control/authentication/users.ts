@@ -23,6 +23,7 @@ export function declareUsers(id: string): ResourceDecl<AuthnUser> {
     rowKey: (u) => u.user_id,
     list: pageList<AuthnUser>(base),
     empty: 'authn.noUsers',
+    namespaced: true,
     filters: [
       { name: 'like_user_id', label: 'authn.userId' },
       { name: 'is_superuser', label: 'authn.superuserFilter', kind: 'select', options: [{ value: '', label: 'authn.anyUser' }, { value: 'true', label: 'authn.superusersOnly' }, { value: 'false', label: 'authn.nonSuperusers' }] },

@@ -61,6 +61,7 @@ export function bridgeDecl(kind: BridgeKind): ResourceDecl<Bridge> {
     rowKey: bridgeId,
     list: arrayList<Bridge>(async (signal) => withRules(kind, await api.get<Bridge[]>(`/${kind}`, { signal }), signal)),
     empty: kind === 'actions' ? 'bridges.emptyActions' : 'bridges.emptySources',
+    namespaced: true,
     tools: [{ key: 'new', label: 'common.create', href: `${ROUTES[kind]}/create`, run: async () => undefined }],
     filters: [{ name: 'name', label: 'connectors.name' }, { name: 'type', label: 'connectors.type' }],
     columns: [

@@ -29,7 +29,8 @@ export const connectors: ResourceDecl<Bridge> = {
   rowKey: bridgeId,
   list: arrayList<Bridge>('/connectors'),
   empty: 'connectors.empty',
-  tools: [{ key: 'new', label: 'connectors.create', href: '/connector/create', run: async () => undefined }],
+  namespaced: true,
+  tools: [{ key: 'new', label: 'common.create', href: '/connector/create', run: async () => undefined }],
   filters: [{ name: 'name', label: 'connectors.name' }, { name: 'type', label: 'connectors.type' }],
   columns: [
     { key: 'name', title: 'connectors.name', link: connectorLink },

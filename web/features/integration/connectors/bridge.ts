@@ -93,7 +93,8 @@ export function defaultsOf(doc: SchemaDocument, prop: SchemaProp): Record<string
   return out;
 }
 
-const READ_ONLY = ['node_status', 'status', 'status_reason', 'error', 'actions', 'sources', 'id', 'rules', 'created_at', 'last_modified_at'];
+// `namespace` (in 6.x answers) says where the object lives: that goes as `ns` in the query (lib/namespace.ts).
+const READ_ONLY = ['node_status', 'status', 'status_reason', 'error', 'actions', 'sources', 'id', 'rules', 'created_at', 'last_modified_at', 'namespace'];
 
 /** The body of a POST (`create`) or PUT (no `type`/`name`) without the server's read-only keys. */
 export function writeBody(value: Record<string, unknown>, create: boolean): Record<string, unknown> {

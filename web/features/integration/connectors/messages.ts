@@ -9,7 +9,6 @@ defineMessages({
   'connectors.enable': { zh: '启用', en: 'Enable' },
   'connectors.description': { zh: '描述', en: 'Description' },
   'connectors.empty': { zh: '暂无连接器', en: 'No connectors yet' },
-  'connectors.create': { zh: '创建', en: 'Create' },
   'connectors.chooseType': { zh: '选择连接器类型', en: 'Choose a connector type' },
   'connectors.searchType': { zh: '搜索类型', en: 'Search types' },
   'connectors.noType': { zh: '没有匹配的类型', en: 'No matching type' },

@@ -203,8 +203,8 @@ function Designer({ rule, events, known, creating }: { rule?: Rule; events: Rule
         </div>
       </div>
       <div class="toolbar form-actions">
-        {canWrite() && <button type="submit" aria-busy={busy} disabled={busy} data-test="flow-save">{t(creating ? 'flows.create' : 'flows.save')}</button>}
-        <button type="button" class="secondary" data-test="flow-cancel" onClick={() => void cancel()}>{t('flows.cancel')}</button>
+        {canWrite() && <button type="submit" aria-busy={busy} disabled={busy} data-test="flow-save">{t(creating ? 'common.create' : 'common.save')}</button>}
+        <button type="button" class="secondary" data-test="flow-cancel" onClick={() => void cancel()}>{t('common.cancel')}</button>
       </div>
     </form>
       {node && (

@@ -19,7 +19,7 @@ export const flows: ResourceDecl<Rule> = {
   rowKey: (r) => r.id,
   list: pageList<Rule>('/rules'),
   empty: 'flows.empty',
-  tools: [{ key: 'create', label: 'flows.create', href: '/flow/create', run: async () => undefined }],
+  tools: [{ key: 'create', label: 'common.create', href: '/flow/create', run: async () => undefined }],
   filters: [{ name: 'like_id', label: 'flows.name' }, { name: 'like_description', label: 'flows.description' }],
   columns: [
     { key: 'id', title: 'flows.name', link: (r) => flowLink(r.id) },

@@ -131,8 +131,8 @@ export function RuleForm({ initial, events, outputs, creating }: { initial: Draf
         <OutputsEditor outputs={outputs} actions={draft.actions} onChange={(actions) => set({ actions })} errors={errors.topics ?? {}} />
         </Writable>
         <div class="toolbar form-actions">
-          {canWrite() && <button type="submit" aria-busy={busy} disabled={busy} data-test="rule-save">{t(creating ? 'rules.create' : 'rules.save')}</button>}
-          <button type="button" class="secondary" data-test="rule-cancel" onClick={() => void navigate('/rule/rules')}>{t('rules.cancel')}</button>
+          {canWrite() && <button type="submit" aria-busy={busy} disabled={busy} data-test="rule-save">{t(creating ? 'common.create' : 'common.save')}</button>}
+          <button type="button" class="secondary" data-test="rule-cancel" onClick={() => void navigate('/rule/rules')}>{t('common.cancel')}</button>
         </div>
       </div>
       <Writable><InputsHelper events={events} onAdd={(source) => set({ sql: addFrom(draft.sql, source) })} /></Writable>

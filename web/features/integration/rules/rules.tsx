@@ -42,13 +42,14 @@ export const rules: ResourceDecl<Rule> = {
   rowKey: (r) => r.id,
   list: pageList<Rule>('/rules'),
   empty: 'rules.empty',
-  tools: [{ key: 'create', label: 'rules.create', href: '/rule/rules/create', run: async () => undefined }],
+  namespaced: true,
+  tools: [{ key: 'create', label: 'common.create', href: '/rule/rules/create', run: async () => undefined }],
   filters: [
     { name: 'like_id', label: 'rules.id' },
     { name: 'like_from', label: 'rules.filterFrom' },
     {
       name: 'enable', label: 'rules.enable', kind: 'select',
-      options: [{ value: '', label: 'rules.all' }, { value: 'true', label: 'rules.enabled' }, { value: 'false', label: 'rules.disabled' }],
+      options: [{ value: '', label: 'common.all' }, { value: 'true', label: 'rules.enabled' }, { value: 'false', label: 'rules.disabled' }],
     },
   ],
   columns: [
