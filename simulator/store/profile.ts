@@ -338,6 +338,12 @@ export const WIRE = {
   // emqx_retainer_dispatcher.erl: retained messages on `$` topics went to filters starting with a
   // wildcard (`#`, `+/…`) until PR 13742 ("fix: topic matching when deliver retainer msg", v5.8.1).
   retainedDollarToLeadingWildcard: (p: Profile): boolean => !p.has({ since: '5.8.1' }),
+  // emqx_limiter_exclusive.erl: at e5.10.4 a burst refills the bucket to capacity + burst; at
+  // 6.2.2 it is a count of its own (burst_tokens), taken first, and available from the start.
+  separateBurstTokens: (p: Profile): boolean => p.has({ since: '6.0.0' }),
+  // emqx_listeners.erl at 6.2.2: ws/wss listeners limit new connections too (emqx_ranch_limiter);
+  // at e5.10.4 only the esockd (tcp/ssl) listeners do.
+  websocketConnRate: (p: Profile): boolean => p.has({ since: '6.0.0' }),
 };
 
 /**
