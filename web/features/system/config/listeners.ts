@@ -10,7 +10,7 @@ import { required } from '../../../lib/validators.ts';
 import type { ConfigPageDecl } from '../../../ui/ConfigPage.tsx';
 import type { FieldDecl, ResourceDecl } from '../../../ui/resource.ts';
 import { tlsFields } from '../../../ui/tls.ts';
-import { help, limiterFields, withoutEmptyLimits } from './pages.ts';
+import { help, limiterFields, rateRule, withoutEmptyLimits } from './pages.ts';
 import './messages.ts';
 
 export interface Listener {
@@ -23,8 +23,6 @@ export interface Listener {
 }
 
 export const TYPES = ['tcp', 'ssl', 'ws', 'wss', 'quic'];
-// emqx_limiter_schema.erl rate() of 5.5 to 5.8: `infinity` or a count per period (a fresh 5.8 listener answers `infinity`).
-const rate = (v: unknown) => (!v || v === 'infinity' || /^\d+\/(\d*)(ms|s|m|h|d)$/.test(String(v)) ? undefined : t('config.badRate'));
 const bind = (v: unknown) => (!v || /^(\d{1,5}|[\w.:[\]-]+:\d{1,5})$/.test(String(v)) ? undefined : t('listener.bindFormat'));
 
 /** The editable fields of a listener of `type` (TLS for ssl/wss, WebSocket path for ws/wss, MTU for quic). */
@@ -34,7 +32,8 @@ export function listenerFields(type: string): FieldDecl[] {
     { name: 'bind', label: 'listener.bind', required: true, rules: [bind], placeholder: '0.0.0.0:1883' },
     { name: 'acceptors', label: 'listener.acceptors', kind: 'number' },
     { name: 'max_connections', label: 'listener.maxConnections', kind: 'number', keywords: ['infinity'] },
-    { name: 'max_conn_rate', label: 'config.maxConnRate', rules: [rate], placeholder: '1000/s', requires: 'globalLimiter' },
+    // 5.5 to 5.8 (a fresh 5.8 listener answers `infinity`).
+    { name: 'max_conn_rate', label: 'config.maxConnRate', rules: [rateRule], placeholder: '1000/s', requires: 'globalLimiter' },
     { name: 'mountpoint', label: 'listener.mountpoint' },
     { name: 'enable_authn', label: 'listener.enableAuthn', kind: 'select',
       options: ['true', 'false', 'quick_deny_anonymous'].map((value) => ({ value, label: value })) },

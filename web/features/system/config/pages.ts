@@ -18,17 +18,10 @@ export const help = (root: string) => () => import('./help.ts').then((m) => m.he
 const labelOf = (name: string) => `config.${name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}`;
 const rate = (name: string): FieldDecl => ({ name, label: labelOf(name), rules: [rateRule], help: 'config.rateHelp', placeholder: 'infinity' });
 
-// emqx_limiter_schema.erl parse_rate/1 at e5.10.4 and 6.2.2: a count with an optional byte unit and
-// an optional window (`1000/s`, `10MB/s`, `100/10s`, `10`); `infinity` for a rate only; to_rate/1
-// refuses a rate of 0, interval_from_str/2 a window of 0.
-const LIMIT = /^(\d+)(kb|mb|gb|b)?(?:\/(\d*)(ms|s|m|h|d))?$/i;
-const limitRule = (burst: boolean) => (value: unknown): string | undefined => {
-  const text = String(value ?? '').trim();
-  if (text === '' || (!burst && text === 'infinity')) return undefined;
-  const m = LIMIT.exec(text);
-  return m && m[3] !== '0' && (burst || Number(m[1]) > 0) ? undefined : t('config.badRate');
-};
-const LIMIT_RULES = [limitRule(false), limitRule(true)];
+/** 'Please enter a properly formatted rate configuration' unless empty or a rate (a burst: `isRate` with `burst`). */
+const limitRule = (burst: boolean) => (value: unknown): string | undefined => (value === undefined || value === '' || isRate(String(value), burst) ? undefined : t('config.badRate'));
+export const rateRule = limitRule(false);
+const LIMIT_RULES = [rateRule, limitRule(true)];
 
 /**
  * The limiter fields of 5.10 and later (emqx_limiter_schema.erl fields(mqtt)), flat on a listener
@@ -146,11 +139,6 @@ export const monitoringPages: Record<string, ConfigPageDecl> = {
     ],
   },
 };
-
-/** 'Please enter a properly formatted rate configuration' unless empty or e.g. "1000/s". */
-function rateRule(value: unknown): string | undefined {
-  return value === undefined || value === '' || isRate(String(value)) ? undefined : t('config.badRate');
-}
 
 export const limiterPage: ConfigPageDecl = {
   title: 'config.limiter',
