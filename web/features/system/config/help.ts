@@ -271,7 +271,9 @@ const unitOf: Record<string, keyof typeof units> = {
   'dashboard.listeners.http.max_connections': 'connections', 'dashboard.listeners.https.max_connections': 'connections',
   'dashboard.listeners.http.backlog': 'connections', 'dashboard.listeners.https.backlog': 'connections',
   'listeners.acceptors': 'processes', 'listeners.max_connections': 'connections',
-  ...Object.fromEntries(['max_conn', 'messages', 'bytes'].flatMap((name) => ['rate', 'burst'].flatMap((kind) => [[`listeners.${name}_${kind}`, 'rate'], [`mqtt.limiter.${name}_${kind}`, 'rate']]))),
+  // Every rate and burst: the 5.5 limiter's, the retainer's, a listener's and the zone's limiter's.
+  'retainer.delivery_rate': 'rate',
+  ...Object.fromEntries(['max_conn', 'messages', 'bytes'].flatMap((name) => [`limiter.${name}_rate`, ...['rate', 'burst'].flatMap((kind) => [`listeners.${name}_${kind}`, `mqtt.limiter.${name}_${kind}`])].map((path) => [path, 'rate']))),
   'listeners.tcp_options.backlog': 'connections', 'listeners.mtu': 'bytes',
 };
 

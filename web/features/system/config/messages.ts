@@ -108,7 +108,6 @@ export const messages = defineMessages({
   'config.messagesBurst': { zh: '消息突发', en: 'Messages Burst' },
   'config.bytesBurst': { zh: '流量突发', en: 'Bytes Burst' },
   'config.rateLimits': { zh: '速率限制', en: 'Rate Limits' },
-  'config.rateHelp': { zh: '例如 1000/s、100KB/10s 或 infinity', en: 'e.g. 1000/s, 100KB/10s or infinity' },
   'config.helpGenerator': { zh: '配置帮助', en: 'Setup Help' },
   'config.pushgatewayAddress': { zh: 'Pushgateway 地址', en: 'Pushgateway Address' },
   'config.serviceAddress': { zh: '服务地址', en: 'Service Address' },

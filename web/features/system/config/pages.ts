@@ -16,7 +16,7 @@ export const help = (root: string) => () => import('./help.ts').then((m) => m.he
 
 /** `config.messagesRate` for `messages_rate`. */
 const labelOf = (name: string) => `config.${name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}`;
-const rate = (name: string): FieldDecl => ({ name, label: labelOf(name), rules: [rateRule], help: 'config.rateHelp', placeholder: 'infinity' });
+const rate = (name: string): FieldDecl => ({ name, label: labelOf(name), rules: [rateRule], placeholder: 'infinity' });
 
 /** 'Please enter a properly formatted rate configuration' unless empty or a rate (a burst: `isRate` with `burst`). */
 const limitRule = (burst: boolean) => (value: unknown): string | undefined => (value === undefined || value === '' || isRate(String(value), burst) ? undefined : t('config.badRate'));
@@ -84,7 +84,7 @@ export const mqttPages: Record<string, ConfigPageDecl> = {
         'backend.max_retained_messages': { help: 'config.zeroUnlimited' },
         msg_expiry_interval: { help: 'config.zeroNever' },
         msg_clear_interval: { help: 'config.zeroNever' },
-        delivery_rate: { rules: [rateRule], help: 'config.rateHelp' },
+        delivery_rate: { rules: [rateRule] },
       },
     },
   }),
