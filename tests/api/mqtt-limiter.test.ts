@@ -14,8 +14,8 @@ import { connectMqtt, putZone, simulatorSuite, waitFor } from '../helpers/simula
 const run = promisify(execFile);
 
 /** The reason code of a QoS 1 publish's PUBACK (mqtt.js reports a failure as an error with `code`). */
-function publish1(client: MqttClient, topic: string, payload = 'x'): Promise<number> {
-  return new Promise((resolve) => client.publish(topic, payload, { qos: 1 }, (err, packet) => {
+function publish1(client: MqttClient, topic: string, payload = 'x', qos: 1 | 2 = 1): Promise<number> {
+  return new Promise((resolve) => client.publish(topic, payload, { qos }, (err, packet) => {
     resolve((err as Error & { code?: number } | undefined)?.code ?? (packet as { reasonCode?: number } | undefined)?.reasonCode ?? 0);
   }));
 }
@@ -57,8 +57,10 @@ for (const emqxVersion of ['6.2.2', '5.10.4']) {
     for (let i = 0; i < 3; i++) pub.publish(`lim/q0/${i}`, 'x', { qos: 0 });
     await waitFor(async () => (await metrics())['messages.dropped.quota_exceeded'] - before['messages.dropped.quota_exceeded'] === 3, 1000, 'three QoS 0 drops');
     const after = await metrics();
-    assert.is(after['packets.publish.quota_exceeded'] - before['packets.publish.quota_exceeded'], 6);
+    assert.is(after['packets.publish.quota_exceeded'] - before['packets.publish.quota_exceeded'], 6, 'three QoS 1, three QoS 0');
     assert.ok(!got.some((topic) => topic.startsWith('lim/q0/')));
+    // QoS 2: PUBREC 0x97, and the client may send its next message at once (no PUBREL owed).
+    assert.is(await publish1(pub, 'lim/q2', 'x', 2), 0x97);
     // The connection stays: after a window the bucket has tokens again.
     await new Promise((resolve) => setTimeout(resolve, 1050));
     assert.is(await publish1(pub, 'lim/q1/later'), 0);
