@@ -45,7 +45,8 @@ test('6.2.2: a listener messages rate of 3/s set in the console: the 4th and 5th
   const { page } = w;
   await openListener(page);
   // The old node-wide screen is not offered: the rates are here.
-  assert.is(await page.locator('[data-test=nav-limiter], a[href="#/limiter"]').count(), 0);
+  assert.is(await page.locator('[data-test=menu-listener]').count(), 1, 'the system menu is open');
+  assert.is(await page.locator('[data-test=menu-limiter]').count(), 0);
   await page.fill(`${LISTENER} [name=messages_rate]`, '0/s');
   await page.click(`${LISTENER} [data-test=form-submit]`);
   assert.is(await page.textContent(`${LISTENER} [data-test=error-messages_rate]`), 'Please enter a properly formatted rate configuration');
