@@ -220,6 +220,8 @@ export const FIELDS: readonly FieldRow[] = [
   { paths: ['/clients/:clientid/subscriptions'], fields: ['[]/durable'], since: '5.6.0' },
   { paths: ['/stats'], fields: ['cluster_sessions.*', '[]/cluster_sessions.*'], since: '5.6.0' },
   { paths: ['/metrics'], fields: ['messages.persisted', 'messages.validation_*', 'messages.transformation_*', '[]/messages.persisted', '[]/messages.validation_*', '[]/messages.transformation_*'], since: '5.6.0' },
+  // emqx_metrics.erl: the limiter's counters are there at e5.10.4, not at e5.8.9.
+  { paths: ['/metrics'], fields: ['packets.publish.quota_exceeded', 'messages.dropped.quota_exceeded', '[]/packets.publish.quota_exceeded', '[]/messages.dropped.quota_exceeded'], since: '5.9.0' },
   // emqx_schema.erl `mqtt` fields added after 5.5 (shared_subscription_strategy is in 5.5.1's
   // mqtt_general already, beside broker.shared_subscription_strategy).
   {
