@@ -110,5 +110,12 @@ for (const emqxVersion of ['6.2.2', '5.10.4']) {
     assert.equal(acks, [0, 0, 151, 151], `${stdout}${stderr}`);
   });
 
+  t('a burst of 3/10s over a rate of 2/10s: 2 + (3 + 2) tokens at first (emqx_limiter.erl config/2 adds the rate to the burst), then 0x97; last, as a listener keeps a burst once set (updates are merged)', async () => {
+    await listenerRate({ messages_rate: '2/10s', messages_burst: '3/10s' });
+    const pub = await client('burst');
+    const codes = await Promise.all(Array.from({ length: 8 }, (_, i) => publish1(pub, `burst/${i}`)));
+    assert.equal(codes, [0, 0, 0, 0, 0, 0, 0, 0x97]);
+  });
+
   t.run();
 }
