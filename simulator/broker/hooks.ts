@@ -79,7 +79,8 @@ const ORDER = {
   published: ['sessions', 'metrics', 'topic-metrics', 'rule-engine', 'cluster-link'],
   // Received packets: `received` steps see them before Aedes (rewrite changes UNSUBSCRIBE
   // topics), `packet` steps after.
-  received: ['mqtt-limits', 'rewrite', 'shared-subs', 'mqtt5'],
+  // The limiter checks a PUBLISH after the packet checks (emqx_channel process_publish).
+  received: ['mqtt-limits', 'limiter', 'rewrite', 'shared-subs', 'mqtt5'],
   packet: ['trace', 'metrics', 'slow-subs', 'rule-engine', 'shared-subs', 'session'],
 } as const;
 

@@ -28,6 +28,7 @@ import { installSlowSubs } from './slow-subs.ts';
 import { installTopicMetrics } from './topic-metrics.ts';
 import { installTrace } from './trace.ts';
 import { installMqttLimits } from './mqtt-limits.ts';
+import { installLimiter } from './limiter.ts';
 import { installSysTopics } from './sys-topics.ts';
 import { installSharedSubs } from './shared-subs.ts';
 import { installMqtt5 } from './mqtt5.ts';
@@ -67,12 +68,20 @@ export async function createBroker(store: Store, log: (line: string) => void): P
   // Aedes reports a failed store operation as an `error` event, which would throw unheard.
   (aedes as unknown as NodeJS.EventEmitter).on('error', (err: unknown) => connectionFault(aedes, null, err));
   for (const install of INSTALLERS) install(aedes, store);
+  // The connection rate limit decides before a connection is served (limiter.ts).
+  const limiter = installLimiter(aedes, store);
   // The publish event's steps share one "does anybody subscribe?" answer per message.
   brokerHooks(aedes).hasSubscriber((topic) => store.mqtt.hasSubscriber(topic));
   return {
     aedes,
     accept(stream, req) {
-      store.mqtt.trackSocket((req ? req.socket : stream) as Socket);
+      const socket = (req ? req.socket : stream) as Socket;
+      // Over max_conn_rate: closed with a reset, before any MQTT (esockd fast_close).
+      if (!limiter.admit(socket, req !== undefined)) {
+        socket.resetAndDestroy();
+        return;
+      }
+      store.mqtt.trackSocket(socket);
       tapConnection(aedes.handle(stream, req), store.mqtt.metrics);
     },
     bridge: createBridge(aedes, store),

@@ -165,6 +165,11 @@ function write(client: ChannelClient, packet: object, done: Done | null): void {
   }
 }
 
+/** Writes a packet of the broker's own to a connection, batched as `write` does (an acknowledgement the limiter answers). */
+export function writePacket(client: Client, packet: object): void {
+  write(client as ChannelClient, packet, null);
+}
+
 /** An outgoing PUBLISH (and what the delivery hooks see of a message queued while offline). */
 class Publish {
   readonly cmd = 'publish';

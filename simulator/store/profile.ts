@@ -220,6 +220,8 @@ export const FIELDS: readonly FieldRow[] = [
   { paths: ['/clients/:clientid/subscriptions'], fields: ['[]/durable'], since: '5.6.0' },
   { paths: ['/stats'], fields: ['cluster_sessions.*', '[]/cluster_sessions.*'], since: '5.6.0' },
   { paths: ['/metrics'], fields: ['messages.persisted', 'messages.validation_*', 'messages.transformation_*', '[]/messages.persisted', '[]/messages.validation_*', '[]/messages.transformation_*'], since: '5.6.0' },
+  // emqx_metrics.erl: the limiter's counters are there at e5.10.4, not at e5.8.9.
+  { paths: ['/metrics'], fields: ['packets.publish.quota_exceeded', 'messages.dropped.quota_exceeded', '[]/packets.publish.quota_exceeded', '[]/messages.dropped.quota_exceeded'], since: '5.9.0' },
   // emqx_schema.erl `mqtt` fields added after 5.5 (shared_subscription_strategy is in 5.5.1's
   // mqtt_general already, beside broker.shared_subscription_strategy).
   {
@@ -363,6 +365,12 @@ export const WIRE = {
   // emqx_retainer_dispatcher.erl: retained messages on `$` topics went to filters starting with a
   // wildcard (`#`, `+/…`) until PR 13742 ("fix: topic matching when deliver retainer msg", v5.8.1).
   retainedDollarToLeadingWildcard: (p: Profile): boolean => !p.has({ since: '5.8.1' }),
+  // emqx_limiter_exclusive.erl: at e5.10.4 a burst refills the bucket to capacity + burst; at
+  // 6.2.2 it is a count of its own (burst_tokens), taken first, and available from the start.
+  separateBurstTokens: (p: Profile): boolean => p.has({ since: '6.0.0' }),
+  // emqx_listeners.erl at 6.2.2: ws/wss listeners limit new connections too (emqx_ranch_limiter);
+  // at e5.10.4 only the esockd (tcp/ssl) listeners do.
+  websocketConnRate: (p: Profile): boolean => p.has({ since: '6.0.0' }),
 };
 
 /**

@@ -87,7 +87,9 @@ test('GET /metrics has every §5.3 key, aggregated or per node, and [] for an un
   // §5.3 lists the 5.8 keys too (messages.persisted, validation, transformation).
   const { app, token } = await setup({ nodes: 2, emqxVersion: '5.8.9' });
   const aggregate = (await api(app, 'GET', '/api/v5/metrics?aggregate=true', { token })).json();
-  for (const key of METRIC_KEYS) assert.type(aggregate[key], 'number', key);
+  // The limiter's two counters come with 5.10 (emqx_metrics.erl at e5.10.4, not at e5.8.9; mqtt-limiter.test.ts).
+  const later: string[] = ['packets.publish.quota_exceeded', 'messages.dropped.quota_exceeded'];
+  for (const key of METRIC_KEYS) assert.type(aggregate[key], later.includes(key) ? 'undefined' : 'number', key);
   assert.ok(METRIC_KEYS.includes('messages.received') && METRIC_KEYS.includes('bytes.sent'));
   const perNode = (await api(app, 'GET', '/api/v5/metrics', { token })).json();
   assert.is(perNode.length, 2);

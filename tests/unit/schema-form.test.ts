@@ -115,8 +115,9 @@ test('duration, size and rate strings are read as EMQX writes them', () => {
   assert.equal(splitBytesize('1MB'), { amount: '1', unit: 'MB' });
   assert.equal(splitBytesize('512'), { amount: '512', unit: 'B' });
   assert.equal(splitBytesize('64kb'), { amount: '64', unit: 'KB' });
-  assert.ok(isRate('1000/s') && isRate('100KB/10s') && isRate('infinity'));
-  assert.not.ok(isRate('1000') || isRate('fast/s'));
+  // The window is optional, one second (emqx_limiter_schema.erl to_rate/1 at v5.5.1 and parse_rate/1 at 6.2.2).
+  assert.ok(isRate('1000/s') && isRate('100KB/10s') && isRate('infinity') && isRate('1000') && isRate('0/s', true));
+  assert.not.ok(isRate('fast/s') || isRate('1.5/s') || isRate('0/s') || isRate('10/0s') || isRate('infinity', true));
 });
 
 test.run();

@@ -58,10 +58,14 @@ export function bytesizeBytes(text: string): number | undefined {
   return parts ? Number(parts.amount) * BYTES[parts.unit] : undefined;
 }
 
-/** A limiter rate such as "1000/s", "100KB/10s" or "infinity" (emqx_limiter_schema `rate`). */
-export function isRate(text: string): boolean {
+/**
+ * A limiter rate (emqx_limiter_schema.erl to_rate/1, v5.5.1 to 6.2.2): a count with an optional
+ * byte unit and an optional window, "1000/s", "10MB/10s", "100" (per second), or "infinity"; a
+ * count or window of 0 is refused. A burst (`burst`) may be 0 and is never infinity.
+ */
+export function isRate(text: string, burst = false): boolean {
   const value = text.trim();
-  if (value === 'infinity') return true;
-  const match = /^(\d+(?:\.\d+)?)(kb|mb|gb)?\/(\d*)(ms|s|m|h|d)$/i.exec(value);
-  return Boolean(match);
+  if (value === 'infinity') return !burst;
+  const match = /^(\d+)(kb|mb|gb|b)?(?:\/(\d*)(ms|s|m|h|d))?$/i.exec(value);
+  return Boolean(match && match[3] !== '0' && (burst || Number(match[1]) > 0));
 }

@@ -210,6 +210,11 @@ export class Listeners {
     return this.configs.has(id);
   }
 
+  /** A listener's stored config, as is (replaced, not changed, by an update); read per packet. */
+  config(id: string): Obj | undefined {
+    return this.configs.get(id);
+  }
+
   private view(id: string): ListenerView {
     const config = this.configs.get(id) as Obj;
     const [type, name] = id.split(':');

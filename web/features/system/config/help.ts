@@ -16,6 +16,23 @@ const h = (zh: string, en: string): Text => ({ zh, en });
 
 const enable = (zh: string, en: string): Text => h(`开启后${zh}。`, `When on, ${en}.`);
 
+// The limiter of 5.10 and later (emqx_limiter.erl, emqx_channel.erl check_quota_exceeded/2): what
+// each limiter counts and what happens over it; `whose` says whose bucket it is.
+const LIMITED: Record<string, { zh: string[]; en: string[] }> = {
+  max_conn: { zh: ['新建连接', '超过时新连接被直接关闭', '连接数'], en: ['new connections', 'a connection over it is closed at once', 'connections'] },
+  messages: { zh: ['发布消息', '超过时 QoS 1/2 消息收到 0x97（超出配额），QoS 0 消息被丢弃', '消息数'], en: ['messages published', 'over it a QoS 1/2 message is answered 0x97 (Quota Exceeded) and a QoS 0 one is dropped', 'messages'] },
+  bytes: { zh: ['发布载荷字节', '超过时的处理同消息速率', '字节数'], en: ['payload bytes published', 'over it messages are refused as over the messages rate', 'bytes'] },
+};
+function limiterHelp(whose: (name: string) => Text): Record<string, Text> {
+  const texts: Record<string, Text> = {};
+  for (const [name, text] of Object.entries(LIMITED)) {
+    const who = whose(name);
+    texts[`${name}_rate`] = h(`${who.zh}${text.zh[0]}的最大速率；${text.zh[1]}。infinity 表示不限制。`, `Highest rate of ${text.en[0]} ${who.en}; ${text.en[1]}. infinity means no limit.`);
+    texts[`${name}_burst`] = h(`速率用尽后每个时间窗口内额外允许的${text.zh[2]}；留空表示无突发。`, `Extra ${text.en[2]} allowed once per window after the rate is used up; empty means no burst.`);
+  }
+  return texts;
+}
+
 const mqtt: Record<string, Text> = {
   max_packet_size: h('客户端可发送的单个 MQTT 报文的最大大小，超过时连接被断开。', 'Largest single MQTT packet a client may send; a bigger one closes the connection.'),
   max_clientid_len: h('客户端 ID 的最大长度，更长的 ID 在连接时被拒绝。', 'Longest client ID accepted on CONNECT; longer IDs are refused.'),
@@ -47,6 +64,8 @@ const mqtt: Record<string, Text> = {
   mqueue_priorities: h('主题到优先级（1–255）的映射，优先级高的消息先出队；disabled 表示不区分优先级。', 'Map of topic to priority (1–255); messages of a higher priority leave the queue first; disabled treats all alike.'),
   mqueue_default_priority: h('不在优先级表中的主题按最高还是最低优先级处理。', 'Whether topics missing from the priority table count as highest or lowest.'),
   mqueue_store_qos0: enable('客户端离线而会话保留期间，QoS 0 消息也进入消息队列', 'QoS 0 messages are queued too while the client is offline and its session kept'),
+  // 5.10 and later: one bucket shared by every client of the zone.
+  ...Object.fromEntries(Object.entries(limiterHelp(() => h('该区域所有客户端合计', 'by all clients of the zone together'))).map(([name, text]) => [`limiter.${name}`, text])),
 };
 
 const retainer: Record<string, Text> = {
@@ -196,11 +215,12 @@ const dashboard: Record<string, Text> = {
 };
 
 const listeners: Record<string, Text> = {
+  // 5.10 and later: messages and bytes per client of the listener, connections per listener.
+  ...limiterHelp((name) => (name === 'max_conn' ? h('该监听器', 'on this listener') : h('该监听器每个客户端', 'by each client of this listener'))),
   enable: enable('监听器接受连接', 'the listener accepts connections'),
   bind: h('监听的端口或 IP:端口，例如 1883 或 0.0.0.0:1883。', 'Port or IP:port to listen on, e.g. 1883 or 0.0.0.0:1883.'),
   acceptors: h('接受新连接的进程数量。', 'Number of processes accepting new connections.'),
   max_connections: h('该监听器同时连接的客户端上限，infinity 表示不限制。', 'Most clients connected to this listener at once; infinity means no limit.'),
-  max_conn_rate: h('该监听器接受新连接的最大速率，例如 1000/s；留空表示不限制。', 'Highest rate of new connections, e.g. 1000/s; empty means no limit.'),
   mountpoint: h('加在该监听器客户端所有主题前的前缀，可用 ${clientid}、${username} 等占位符。', 'Prefix added to every topic of this listener\'s clients; ${clientid}, ${username} and others may be used.'),
   enable_authn: h('是否认证该监听器的客户端：true 认证，false 不认证，quick_deny_anonymous 直接拒绝匿名客户端。', 'Whether clients are authenticated: true yes, false no, quick_deny_anonymous refuses anonymous clients at once.'),
   access_rules: h('按客户端地址允许或拒绝连接的规则，每行一条，例如 allow all 或 deny 192.168.0.0/24。', 'Rules allowing or denying connections by client address, one per line, e.g. allow all or deny 192.168.0.0/24.'),
@@ -250,7 +270,10 @@ const unitOf: Record<string, keyof typeof units> = {
   'dashboard.listeners.http.num_acceptors': 'processes', 'dashboard.listeners.https.num_acceptors': 'processes',
   'dashboard.listeners.http.max_connections': 'connections', 'dashboard.listeners.https.max_connections': 'connections',
   'dashboard.listeners.http.backlog': 'connections', 'dashboard.listeners.https.backlog': 'connections',
-  'listeners.acceptors': 'processes', 'listeners.max_connections': 'connections', 'listeners.max_conn_rate': 'rate',
+  'listeners.acceptors': 'processes', 'listeners.max_connections': 'connections',
+  // Every rate and burst: the 5.5 limiter's, the retainer's, a listener's and the zone's limiter's.
+  'retainer.delivery_rate': 'rate',
+  ...Object.fromEntries(['max_conn', 'messages', 'bytes'].flatMap((name) => [`limiter.${name}_rate`, ...['rate', 'burst'].flatMap((kind) => [`listeners.${name}_${kind}`, `mqtt.limiter.${name}_${kind}`])].map((path) => [path, 'rate']))),
   'listeners.tcp_options.backlog': 'connections', 'listeners.mtu': 'bytes',
 };
 

@@ -10,7 +10,7 @@ import { required } from '../../../lib/validators.ts';
 import type { ConfigPageDecl } from '../../../ui/ConfigPage.tsx';
 import type { FieldDecl, ResourceDecl } from '../../../ui/resource.ts';
 import { tlsFields } from '../../../ui/tls.ts';
-import { help } from './pages.ts';
+import { help, limiterFields, rateRule, withoutEmptyLimits } from './pages.ts';
 import './messages.ts';
 
 export interface Listener {
@@ -23,8 +23,6 @@ export interface Listener {
 }
 
 export const TYPES = ['tcp', 'ssl', 'ws', 'wss', 'quic'];
-// emqx_limiter_schema.erl rate(): `infinity` or a count per period (a fresh 5.8 listener answers `infinity`).
-const rate = (v: unknown) => (!v || v === 'infinity' || /^\d+\/(\d*)(ms|s|m|h|d)$/.test(String(v)) ? undefined : t('config.badRate'));
 const bind = (v: unknown) => (!v || /^(\d{1,5}|[\w.:[\]-]+:\d{1,5})$/.test(String(v)) ? undefined : t('listener.bindFormat'));
 
 /** The editable fields of a listener of `type` (TLS for ssl/wss, WebSocket path for ws/wss, MTU for quic). */
@@ -34,16 +32,19 @@ export function listenerFields(type: string): FieldDecl[] {
     { name: 'bind', label: 'listener.bind', required: true, rules: [bind], placeholder: '0.0.0.0:1883' },
     { name: 'acceptors', label: 'listener.acceptors', kind: 'number' },
     { name: 'max_connections', label: 'listener.maxConnections', kind: 'number', keywords: ['infinity'] },
-    { name: 'max_conn_rate', label: 'listener.maxConnRate', rules: [rate], placeholder: '1000/s' },
+    // 5.5 to 5.8 (a fresh 5.8 listener answers `infinity`).
+    { name: 'max_conn_rate', label: 'config.maxConnRate', rules: [rateRule], placeholder: '1000/s', requires: 'globalLimiter' },
     { name: 'mountpoint', label: 'listener.mountpoint' },
     { name: 'enable_authn', label: 'listener.enableAuthn', kind: 'select',
       options: ['true', 'false', 'quick_deny_anonymous'].map((value) => ({ value, label: value })) },
     { name: 'access_rules', label: 'listener.accessRules', kind: 'list' },
   ];
-  if (type === 'quic') return [...fields, { name: 'mtu', label: 'listener.mtu', kind: 'number', rules: [(v) => (v === '' || v === undefined || (Number(v) >= 1248 && Number(v) <= 1500) ? undefined : t('validation.numberRange', { min: 1248, max: 1500 }))] }];
+  if (type === 'quic') return [...fields, ...limiterFields(''), { name: 'mtu', label: 'listener.mtu', kind: 'number', rules: [(v) => (v === '' || v === undefined || (Number(v) >= 1248 && Number(v) <= 1500) ? undefined : t('validation.numberRange', { min: 1248, max: 1500 }))] }];
   fields.push(
     { name: 'proxy_protocol', label: 'listener.proxyProtocol', kind: 'switch' },
     { name: 'proxy_protocol_timeout', label: 'listener.proxyProtocolTimeout', kind: 'duration', rules: [(v) => (!v || isDuration(String(v)) ? undefined : t('schemaForm.badDuration'))] },
+    // 5.10 and later: the listener's own limiter (emqx_limiter.erl create_listener_limiters/2).
+    ...limiterFields(''),
     { name: 'tcp_options.backlog', label: 'listener.backlog', kind: 'number', section: 'listener.tcpOptions' },
     { name: 'tcp_options.send_timeout', label: 'listener.sendTimeout', kind: 'duration', section: 'listener.tcpOptions' },
     { name: 'tcp_options.buffer', label: 'listener.buffer', kind: 'bytesize', section: 'listener.tcpOptions' },
@@ -72,7 +73,7 @@ export function listenerPage(id: string): ConfigPageDecl {
       name: 'listener', path: `/listeners/${seg(id)}`, fields: listenerFields(type), success: 'listener.saved', help: help('listeners'),
       // Updating restarts the listener; a new port closes every connection (emqx_listeners).
       confirm: (body, loaded) => (type !== 'quic' && port(body.bind) !== port(loaded.bind) ? 'listener.confirmPort' : 'listener.confirmUpdate'),
-      toBody: (body) => Object.fromEntries(Object.entries({ ...body, id, type }).filter(([key]) => !NOT_IN_BODY.includes(key))),
+      toBody: (body) => withoutEmptyLimits(Object.fromEntries(Object.entries({ ...body, id, type }).filter(([key]) => !NOT_IN_BODY.includes(key))), true),
     }],
   };
 }

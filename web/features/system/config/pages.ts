@@ -14,6 +14,40 @@ import './messages.ts';
 /** The help of a config root's fields (help.ts), loaded lazily with the section. */
 export const help = (root: string) => () => import('./help.ts').then((m) => m.helpOf(root));
 
+/** `config.messagesRate` for `messages_rate`. */
+const labelOf = (name: string) => `config.${name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}`;
+const rate = (name: string): FieldDecl => ({ name, label: labelOf(name), rules: [rateRule], placeholder: 'infinity' });
+
+/** 'Please enter a properly formatted rate configuration' unless empty or a rate (a burst: `isRate` with `burst`). */
+const limitRule = (burst: boolean) => (value: unknown): string | undefined => (value === undefined || value === '' || isRate(String(value), burst) ? undefined : t('config.badRate'));
+export const rateRule = limitRule(false);
+const LIMIT_RULES = [rateRule, limitRule(true)];
+
+/**
+ * The limiter fields of 5.10 and later (emqx_limiter_schema.erl fields(mqtt)), flat on a listener
+ * and under `limiter.` in the zone: a rate and a burst for new connections, messages and bytes.
+ */
+export function limiterFields(prefix: string): FieldDecl[] {
+  return ['max_conn', 'messages', 'bytes'].flatMap((limiter) => ['rate', 'burst'].map((kind, burst) => ({
+    name: `${prefix}${limiter}_${kind}`, label: labelOf(`${limiter}_${kind}`), rules: [LIMIT_RULES[burst]], placeholder: burst ? '' : 'infinity',
+    requires: 'listenerLimits' as const, section: 'config.rateLimits',
+  })));
+}
+
+/**
+ * The PUT body without the limiter fields left empty (the broker takes no empty rate). A listener
+ * update is merged into the old config (emqx_listeners.erl pre_config_update/3 deep_merge), so
+ * there an emptied rate is sent as `infinity`, no limit; the zone's `limiter` is replaced whole.
+ */
+export function withoutEmptyLimits(body: Record<string, unknown>, merged = false): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (value !== '' || !/_(rate|burst)$/.test(key)) out[key] = value;
+    else if (merged && key.endsWith('_rate')) out[key] = 'infinity';
+  }
+  return out;
+}
+
 const SESSION = ['max_subscriptions', 'upgrade_qos', 'max_inflight', 'retry_interval', 'max_awaiting_rel', 'await_rel_timeout',
   'session_expiry_interval', 'max_mqueue_len', 'mqueue_priorities', 'mqueue_default_priority', 'mqueue_store_qos0'];
 
@@ -29,6 +63,9 @@ export const mqttPages: Record<string, ConfigPageDecl> = {
   '/mqtt/general': mqtt('/mqtt/general', {
     name: 'mqtt-general', path: '/configs/global_zone', key: 'mqtt', component: 'broker.mqtt', help: help('mqtt'),
     overrides: { hidden: SESSION, order: ['max_packet_size', 'max_clientid_len', 'max_topic_levels', 'max_qos_allowed', 'max_topic_alias'] },
+    // The zone's limiter (5.10 and later), shared by all of the zone's clients.
+    fields: limiterFields('limiter.'),
+    toBody: (body) => (body.limiter ? { ...body, limiter: withoutEmptyLimits(body.limiter as Record<string, unknown>) } : body),
   }),
   '/mqtt/session': mqtt('/mqtt/session', {
     name: 'mqtt-session', path: '/configs/global_zone', key: 'mqtt', component: 'broker.mqtt', help: help('mqtt'),
@@ -47,7 +84,7 @@ export const mqttPages: Record<string, ConfigPageDecl> = {
         'backend.max_retained_messages': { help: 'config.zeroUnlimited' },
         msg_expiry_interval: { help: 'config.zeroNever' },
         msg_clear_interval: { help: 'config.zeroNever' },
-        delivery_rate: { rules: [rateRule], help: 'config.rateHelp' },
+        delivery_rate: { rules: [rateRule] },
       },
     },
   }),
@@ -102,13 +139,6 @@ export const monitoringPages: Record<string, ConfigPageDecl> = {
     ],
   },
 };
-
-/** 'Please enter a properly formatted rate configuration' unless empty or e.g. "1000/s". */
-function rateRule(value: unknown): string | undefined {
-  return value === undefined || value === '' || isRate(String(value)) ? undefined : t('config.badRate');
-}
-
-const rate = (name: string): FieldDecl => ({ name, label: `config.${name.replace(/_(\w)/g, (_, c: string) => c.toUpperCase())}`, rules: [rateRule], help: 'config.rateHelp', placeholder: 'infinity' });
 
 export const limiterPage: ConfigPageDecl = {
   title: 'config.limiter',
