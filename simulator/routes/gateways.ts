@@ -205,12 +205,14 @@ export default async function gateways(app: FastifyInstance): Promise<void> {
   app.post<{ Params: ClientParams; Body: Conf }>('/gateways/:name/clients/:clientid/subscriptions', {
     schema: {
       params: clientParams,
+      // emqx_gateway_api_clients.erl fields(subscription) and fields(extra_sub_props) (v5.5.1 to 6.2.2).
       body: {
         type: 'object',
+        additionalProperties: false,
         properties: {
           topic: { type: 'string', minLength: 1, maxLength: 65535 }, qos: { type: 'integer', minimum: 0, maximum: 2 },
           nl: { type: 'integer', minimum: 0, maximum: 1 }, rap: { type: 'integer', minimum: 0, maximum: 1 }, rh: { type: 'integer', minimum: 0, maximum: 2 },
-          sub_props: { type: 'object', properties: { subid: { type: 'string' } } },
+          sub_props: { type: 'object', additionalProperties: false, properties: { subid: { type: 'string' } } },
         },
       },
       response: { 201: subscription },
