@@ -44,6 +44,7 @@ const CONFIG_PUTS = ['/configs/sys_topics', '/configs/log', '/configs/dashboard'
   '/configs/file_transfer', '/file_transfer', '/mqtt/retainer', '/prometheus', '/opentelemetry'];
 
 const RULES = '/authorization/sources/built_in_database/rules';
+const AVRO = { type: 'avro', source: JSON.stringify({ type: 'record', name: 'P', fields: [] }) };
 const RULE = { topic: 't/1', permission: 'allow', action: 'publish' };
 
 const VALID: Valid[] = [
@@ -96,6 +97,13 @@ const VALID: Valid[] = [
   }, body: () => ({ timeout: 5000 }) },
   { route: 'POST /rule_test', url: '/rule_test', body: () => ({ sql: 'SELECT * FROM "t/#"', context: { event_type: 'message_publish', topic: 't/1', payload: 'x' } }) },
   { route: 'POST /license', url: '/license', body: () => ({ key: 'default' }) },
+  { route: 'POST /schema_registry', url: '/schema_registry', body: () => ({ name: 'probe', ...AVRO }) },
+  { route: 'PUT /schema_registry/{}', url: '/schema_registry/probe', body: () => AVRO },
+  { route: 'PUT /schema_registry_external/registry/{}', url: '/schema_registry_external/registry/probe', body: async (app, token) => {
+    const made = await api(app, 'POST', '/api/v5/schema_registry_external', { token, body: { name: 'probe', type: 'confluent', url: 'http://127.0.0.1:9' } });
+    assert.ok(made.statusCode < 300, made.body);
+    return { type: 'confluent', url: 'http://127.0.0.1:9', auth: 'none' };
+  } },
 ];
 
 const UPLOAD = 'a multipart upload (a file), not a JSON body';
@@ -133,9 +141,6 @@ const NOT_SENT: Record<string, string> = {
   // a bare field list, checked field by field as above.
   'POST /gateways/coap/clients/{}/request': 'a bare field list (emqx_coap_api.erl request_body/0): the broker takes other fields',
   'PUT /plugins/{}/config': 'the plugin\'s own Avro schema decides (emqx_plugins.erl), not hocon',
-  'POST /schema_registry': NOT_YET,
-  'PUT /schema_registry/{}': NOT_YET,
-  'PUT /schema_registry_external/registry/{}': NOT_YET,
 };
 
 for (const { version, edition } of PROFILES) {
