@@ -45,6 +45,7 @@ const CONFIG_PUTS = ['/configs/sys_topics', '/configs/log', '/configs/dashboard'
 
 const RULES = '/authorization/sources/built_in_database/rules';
 const AVRO = { type: 'avro', source: JSON.stringify({ type: 'record', name: 'P', fields: [] }) };
+const GW_AUTHN = { mechanism: 'password_based', backend: 'built_in_database', user_id_type: 'clientid' };
 const RULE = { topic: 't/1', permission: 'allow', action: 'publish' };
 
 const VALID: Valid[] = [
@@ -72,6 +73,12 @@ const VALID: Valid[] = [
   { route: 'PUT /gateways/{}', url: '/gateways/mqttsn', body: () => ({ gateway_id: 8 }) },
   { route: 'POST /gateways/{}/clients/{}/subscriptions', url: async (app, token) => `/gateways/mqttsn/clients/${(await get(app, token, '/gateways/mqttsn/clients')).data[0].clientid}/subscriptions`,
     body: () => ({ topic: 'probe/#', qos: 1 }) },
+  { route: 'POST /gateways/{}/listeners', url: '/gateways/mqttsn/listeners', body: () => ({ type: 'udp', name: 'probe', bind: '127.0.0.1:0', enable: false }) },
+  { route: 'PUT /gateways/{}/listeners/{}', url: '/gateways/mqttsn/listeners/mqttsn:udp:probe', body: () => ({ type: 'udp', name: 'probe', bind: '127.0.0.1:0', enable: false, max_connections: 64 }) },
+  { route: 'POST /gateways/{}/authentication', url: '/gateways/mqttsn/authentication', body: () => GW_AUTHN },
+  { route: 'PUT /gateways/{}/authentication', url: '/gateways/mqttsn/authentication', body: () => ({ ...GW_AUTHN, user_id_type: 'username' }) },
+  { route: 'POST /gateways/{}/listeners/{}/authentication', url: '/gateways/mqttsn/listeners/mqttsn:udp:probe/authentication', body: () => GW_AUTHN },
+  { route: 'PUT /gateways/{}/listeners/{}/authentication', url: '/gateways/mqttsn/listeners/mqttsn:udp:probe/authentication', body: () => ({ ...GW_AUTHN, user_id_type: 'username' }) },
   { route: 'POST /exhooks/{}/move', url: '/exhooks/hook1/move', body: () => ({ position: 'front' }) },
   { route: 'POST /plugins/{}/move', url: '/plugins/probe-1.0.0/move', body: async (app, token) => {
     const { body, contentType } = buildMultipart({ plugin: { filename: 'probe-1.0.0.tar.gz', data: await pluginPackage({ name: 'probe' }), contentType: 'application/x-gzip' } });
@@ -131,12 +138,6 @@ const NOT_SENT: Record<string, string> = {
   'PUT /license/setting': 'a bare field list (emqx_license_http_api.erl setting/0): the broker takes other fields',
   'PUT /sso/{}': NOT_YET,
   'POST /sso/login/{}': NOT_YET,
-  'POST /gateways/{}/listeners': NOT_YET,
-  'PUT /gateways/{}/listeners/{}': NOT_YET,
-  'POST /gateways/{}/authentication': NOT_YET,
-  'PUT /gateways/{}/authentication': NOT_YET,
-  'POST /gateways/{}/listeners/{}/authentication': NOT_YET,
-  'PUT /gateways/{}/listeners/{}/authentication': NOT_YET,
   // emqx_coap_api.erl schema(?PREFIX ++ "/request") (v5.5.1 to 6.2.2): requestBody => request_body(),
   // a bare field list, checked field by field as above.
   'POST /gateways/coap/clients/{}/request': 'a bare field list (emqx_coap_api.erl request_body/0): the broker takes other fields',
