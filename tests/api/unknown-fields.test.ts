@@ -30,6 +30,11 @@ interface Valid {
   body: (app: FastifyInstance, token: string) => Promise<Body | Body[]> | Body | Body[];
   into?: string;
   /**
+   * The status the body without the field gets where the route cannot succeed here (an SSO login
+   * with no provider running): past the body check, so the refusal was the field's.
+   */
+  takes?: number;
+  /**
    * false where hocon's message cannot name the field: emqx_prometheus_schema.erl's union selector
    * takes the legacy member for a body with a key the recommended one lacks, and then the unknown
    * list is every recommended key, cut to two names (fmt_field_names/1).
@@ -46,6 +51,7 @@ const CONFIG_PUTS = ['/configs/sys_topics', '/configs/log', '/configs/dashboard'
 const RULES = '/authorization/sources/built_in_database/rules';
 const AVRO = { type: 'avro', source: JSON.stringify({ type: 'record', name: 'P', fields: [] }) };
 const GW_AUTHN = { mechanism: 'password_based', backend: 'built_in_database', user_id_type: 'clientid' };
+const LDAP = { backend: 'ldap', enable: false, server: '127.0.0.1:389', username: 'cn=admin', password: 'ldap-secret', base_dn: 'dc=example' };
 const RULE = { topic: 't/1', permission: 'allow', action: 'publish' };
 
 const VALID: Valid[] = [
@@ -79,6 +85,10 @@ const VALID: Valid[] = [
   { route: 'PUT /gateways/{}/authentication', url: '/gateways/mqttsn/authentication', body: () => ({ ...GW_AUTHN, user_id_type: 'username' }) },
   { route: 'POST /gateways/{}/listeners/{}/authentication', url: '/gateways/mqttsn/listeners/mqttsn:udp:probe/authentication', body: () => GW_AUTHN },
   { route: 'PUT /gateways/{}/listeners/{}/authentication', url: '/gateways/mqttsn/listeners/mqttsn:udp:probe/authentication', body: () => ({ ...GW_AUTHN, user_id_type: 'username' }) },
+  { route: 'POST /listeners/{}', url: '/listeners/tcp:default', body: () => ({ id: 'tcp:default', type: 'tcp', max_connections: 'infinity' }) },
+  { route: 'PUT /sso/{}', url: '/sso/ldap', body: () => LDAP },
+  // emqx_dashboard_sso_ldap.erl login/2 against a server that does not answer: 401.
+  { route: 'POST /sso/login/{}', url: '/sso/login/ldap', body: () => ({ backend: 'ldap', username: 'u', password: 'p' }), takes: 401 },
   { route: 'POST /exhooks/{}/move', url: '/exhooks/hook1/move', body: () => ({ position: 'front' }) },
   { route: 'POST /plugins/{}/move', url: '/plugins/probe-1.0.0/move', body: async (app, token) => {
     const { body, contentType } = buildMultipart({ plugin: { filename: 'probe-1.0.0.tar.gz', data: await pluginPackage({ name: 'probe' }), contentType: 'application/x-gzip' } });
@@ -114,7 +124,6 @@ const VALID: Valid[] = [
 ];
 
 const UPLOAD = 'a multipart upload (a file), not a JSON body';
-const NOT_YET = 'not checked against its schema yet: accepts an unknown field (issue #31 follow-up)';
 
 /** Write routes this test does not send a body to, each with why. */
 const NOT_SENT: Record<string, string> = {
@@ -130,14 +139,14 @@ const NOT_SENT: Record<string, string> = {
   'POST /connectors_probe': 'the check of POST /connectors, then a reachable target',
   'POST /actions_probe': 'the check of POST /actions, then a reachable target',
   'POST /sources_probe': 'the check of POST /sources, then a reachable target',
-  'POST /bridges_probe': NOT_YET,
-  'POST /listeners/{}': NOT_YET,
+  // emqx_bridge_api.erl '/bridges_probe' (v5.5.1 to e5.10.4) takes a v1 bridge struct
+  // (bridges.<type>), which only the 5.5 config dump has; the 5.8 and 5.10 trees leave the v1
+  // `bridges` root out, so the check needs those structs first.
+  'POST /bridges_probe': 'not checked against its schema yet: accepts an unknown field (issue #31 follow-up; the 5.8 and 5.10 trees lack the v1 bridges structs)',
   // emqx_license_http_api.erl schema("/license/setting") (e5.5.1 to 6.2.2): 'requestBody' =>
   // setting(), a bare field list, which emqx_dashboard_swagger.erl check_request_body/5 checks
   // field by field (each as its own root), so the broker takes any other field.
   'PUT /license/setting': 'a bare field list (emqx_license_http_api.erl setting/0): the broker takes other fields',
-  'PUT /sso/{}': NOT_YET,
-  'POST /sso/login/{}': NOT_YET,
   // emqx_coap_api.erl schema(?PREFIX ++ "/request") (v5.5.1 to 6.2.2): requestBody => request_body(),
   // a bare field list, checked field by field as above.
   'POST /gateways/coap/clients/{}/request': 'a bare field list (emqx_coap_api.erl request_body/0): the broker takes other fields',
@@ -188,7 +197,9 @@ for (const { version, edition } of PROFILES) {
         assert.match(refused.json().message, 'unknown_fields', label);
         assert.is(JSON.stringify(app.store.state), before, `${label}: nothing changes`);
         const taken = await api(app, method, `/api/v5${url}`, { token, body });
-        assert.ok(taken.statusCode < 300, `${id} ${v.route} without the field: ${taken.statusCode} ${taken.body.slice(0, 300)}`);
+        const takenLabel = `${id} ${v.route} without the field: ${taken.statusCode} ${taken.body.slice(0, 300)}`;
+        if (v.takes === undefined) assert.ok(taken.statusCode < 300, takenLabel);
+        else assert.is(taken.statusCode, v.takes, takenLabel);
       }
     } finally {
       await app.close();
