@@ -47,16 +47,10 @@ export default async function monitor(app: FastifyInstance): Promise<void> {
     return reply.code(204).send();
   });
 
-  app.get('/monitor_current', async () => {
-    const total: Record<string, number> = {};
-    for (const node of store.cluster.names()) {
-      const { node_uptime: _uptime, ...values } = current(node) ?? {};
-      for (const [key, value] of Object.entries(values)) {
-        total[key] = TAKEN_ONCE.has(key) ? value : (total[key] ?? 0) + value;
-      }
-    }
-    return total;
-  });
+  app.get('/monitor_current', async () => store.monitor.clusterCurrent(store.cluster.names().map((node) => {
+    const { node_uptime: _uptime, ...values } = current(node) ?? {};
+    return values;
+  }), TAKEN_ONCE));
 
   app.get<{ Params: { node: string } }>('/monitor_current/nodes/:node', { schema: { params } }, async (request) => {
     const values = current(request.params.node);

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { apiError } from '../plugins/errors.ts';
 import { ruleEvents } from '../rules/events.ts';
 import { pageQueryProperties, paginateRows, type PageQuery } from '../store/pagination.ts';
-import type { RuleBody, RuleEngineSettings, RuleRecord } from '../store/integration/rules.ts';
+import type { RuleBody, RuleRecord } from '../store/integration/rules.ts';
 import { topicMatches } from '../lib/topic.ts';
 
 const republishArgs = {
@@ -87,16 +87,6 @@ const applyTestBody = {
   type: 'object',
   additionalProperties: false,
   properties: { context: { type: 'object' }, stop_action_after_template_rendering: { type: 'boolean' } },
-} as const;
-
-const settingsBody = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    ignore_sys_message: { type: 'boolean' },
-    jq_function_default_timeout: { type: 'string', pattern: '^[0-9]+(ms|s|m|h|d)?$', maxLength: 32 },
-    jq_implementation_module: { type: 'string', enum: ['jq_nif', 'jq_port'] },
-  },
 } as const;
 
 interface ListQuery extends PageQuery {
@@ -197,8 +187,9 @@ export default async function rules(app: FastifyInstance): Promise<void> {
 
   app.get('/rule_events', async () => ruleEvents((a) => app.store.profile.has(a)));
 
-  app.get('/rule_engine', async () => engine.settings());
+  app.get('/rule_engine', async () => engine.settingsAnswer());
 
-  app.put<{ Body: Partial<RuleEngineSettings> }>('/rule_engine', { schema: { body: settingsBody } },
+  // The body is checked by the release's rule_engine schema in the store, as hocon checks it.
+  app.put<{ Body: Record<string, unknown> }>('/rule_engine', { schema: { body: { type: 'object' } } },
     async (request) => engine.updateSettings(request.body));
 }

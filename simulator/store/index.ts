@@ -149,8 +149,8 @@ export class Store implements StoreContext {
     this.exhooks = new Exhooks(this, () => this.cluster.names());
     this.plugins = new Plugins(this, options.dataDir, () => this.cluster.names());
     this.backups = new Backups(this, options.dataDir);
-    const sources = monitorSources(this.mqtt, this.routes, this.cluster);
-    this.monitor = new Monitor(options.clock, options.sampleIntervalMs, sources, () => this.conditions.check());
+    const sources = monitorSources(this.mqtt, this.routes, this.cluster, this.rules);
+    this.monitor = new Monitor(options.clock, options.sampleIntervalMs, sources, this.profile.monitorSamplers(), () => this.conditions.check());
     if (options.monitorHistory) this.monitor.backfill(historyProfiles(sources, this.routes, this.cluster, options.clock.now()));
     // The first sample at start, so the series is continuous from there.
     this.monitor.tick();

@@ -329,6 +329,31 @@ export const FEATURES = {
 
 export type FeatureName = keyof typeof FEATURES;
 
+/** What the dashboard monitor samples on a release. */
+export interface MonitorSamplers {
+  gauges: readonly string[];
+  deltas: readonly string[];
+  clusterRam: boolean;
+}
+
+/**
+ * The dashboard monitor's samplers (emqx_dashboard.hrl ?GAUGE_SAMPLER_LIST and ?DELTA_SAMPLER_LIST
+ * at each tag; a delta's current rate is `<name>_rate`, `received_msg_rate` for received, sent and
+ * dropped, ?DELTA_SAMPLER_RATE_MAP). The durable-session gauges and the validation,
+ * transformation and persisted deltas are in the header at v5.8.9/e5.8.9 and not at v5.5.1;
+ * rules_matched and actions_executed at e5.10.4; actions_messages at 6.2.2. `clusterRam`:
+ * emqx_dashboard_monitor.erl adjust_synthetic_cluster_metrics/1 (e5.8.9, 6.2.2) adds the durable
+ * subscriptions and disconnected durable sessions into the cluster's subscriptions and connections
+ * and keeps the in-memory ones as `subscriptions_ram`.
+ */
+export const MONITOR_SAMPLERS: readonly (Availability & { gauges?: readonly string[]; deltas?: readonly string[]; clusterRam?: true })[] = [
+  { gauges: ['subscriptions', 'topics', 'connections', 'live_connections'], deltas: ['received', 'sent', 'dropped'] },
+  { since: '5.8.0', gauges: ['disconnected_durable_sessions', 'subscriptions_durable'],
+    deltas: ['validation_succeeded', 'validation_failed', 'transformation_succeeded', 'transformation_failed', 'persisted'], clusterRam: true },
+  { since: '5.9.0', deltas: ['rules_matched', 'actions_executed'] },
+  { since: '6.0.0', deltas: ['actions_messages'] },
+];
+
 /** Defaults that changed between releases. */
 export const DEFAULTS = {
   // emqx_banned.erl ?EXPIRATION_TIME (1 year) in 5.5.1; `default => infinity` from 5.8.1.
@@ -478,6 +503,16 @@ export class Profile {
   }
 
   /** Whether this release has one of the FEATURES. */
+  /** The monitor's samplers of this release (MONITOR_SAMPLERS). */
+  monitorSamplers(): MonitorSamplers {
+    const rows = MONITOR_SAMPLERS.filter((row) => this.has(row));
+    return {
+      gauges: rows.flatMap((row) => row.gauges ?? []),
+      deltas: rows.flatMap((row) => row.deltas ?? []),
+      clusterRam: rows.some((row) => row.clusterRam),
+    };
+  }
+
   feature(name: FeatureName): boolean {
     return this.has(FEATURES[name]);
   }

@@ -3,6 +3,7 @@
 // window, the back-filled history, rates in /monitor_current, the license quota and memory alarms.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { PROFILES } from '../../simulator/store/profile.ts';
 import {
   api, buildTestApp, connectMqtt, endMqtt, login, manualClock, request, startSimulator, waitFor,
 } from '../helpers/simulator.ts';
@@ -11,7 +12,8 @@ const HOUR = 3_600_000;
 
 test('samples follow the fake clock: deltas per bucket, gauges at sample time, rates per second', async () => {
   const clock = manualClock();
-  const sim = await startSimulator({ nodes: 2, app: { clock } });
+  // 5.5.1: its samplers are the seven of this test (the later ones: the release test below).
+  const sim = await startSimulator({ nodes: 2, app: { clock, emqxVersion: '5.5.1' } });
   const token = await login(sim.baseUrl);
   const get = async (path: string) => (await request(sim.baseUrl, 'GET', path, { token })).json;
   try {
@@ -51,6 +53,49 @@ test('samples follow the fake clock: deltas per bucket, gauges at sample time, r
     await sim.close();
   }
 });
+
+// emqx_dashboard.hrl ?GAUGE_SAMPLER_LIST / ?DELTA_SAMPLER_LIST / ?DELTA_SAMPLER_RATE_MAP and
+// emqx_dashboard_monitor.erl non_rate_value/0, adjust_synthetic_cluster_metrics/1 at each tag.
+const BASE_GAUGES = ['connections', 'live_connections', 'subscriptions', 'topics'];
+const SAMPLERS: Record<string, { gauges: string[]; deltas: string[]; ram: boolean }> = {
+  '5.5.1': { gauges: BASE_GAUGES, deltas: ['received', 'sent', 'dropped'], ram: false },
+  '5.8.9': {
+    gauges: [...BASE_GAUGES, 'disconnected_durable_sessions', 'subscriptions_durable'],
+    deltas: ['received', 'sent', 'dropped', 'validation_succeeded', 'validation_failed', 'transformation_succeeded', 'transformation_failed', 'persisted'],
+    ram: true,
+  },
+};
+SAMPLERS['5.10.4'] = { ...SAMPLERS['5.8.9'], deltas: [...SAMPLERS['5.8.9'].deltas, 'rules_matched', 'actions_executed'] };
+SAMPLERS['6.2.2'] = { ...SAMPLERS['5.10.4'], deltas: [...SAMPLERS['5.10.4'].deltas, 'actions_messages'] };
+const rateOf = (d: string) => (['received', 'sent', 'dropped'].includes(d) ? `${d}_msg_rate` : `${d}_rate`);
+
+for (const { version, edition } of PROFILES) {
+  test(`${version}-${edition}: /monitor and /monitor_current carry the release's samplers`, async () => {
+    const clock = manualClock();
+    const app = await buildTestApp({ clock, nodes: 1, emqxVersion: version, edition });
+    const token = await login(app);
+    const want = SAMPLERS[version];
+    const get = async (url: string) => (await api(app, 'GET', `/api/v5${url}`, { token })).json();
+    const rule = await api(app, 'POST', '/api/v5/rules', { token, body: { id: 'mon', sql: 'SELECT * FROM "mon/#"', actions: [{ function: 'console' }] } });
+    assert.is(rule.statusCode, 201, rule.body);
+    for (let i = 0; i < 20; i++) assert.is((await api(app, 'POST', '/api/v5/publish', { token, body: { topic: 'mon/t', payload: String(i) } })).statusCode < 300, true);
+    clock.advance(10_000);
+    const [sample] = (await get('/monitor?latest=10')).slice(-1);
+    const ram = want.ram ? ['subscriptions_ram'] : [];
+    assert.equal(Object.keys(sample).sort(), ['time_stamp', ...want.gauges, ...want.deltas, ...ram].sort());
+    // A REST publish is no MQTT PUBLISH received (emqx_channel counts messages.received).
+    assert.is(sample.received, 0);
+    if (want.deltas.includes('rules_matched')) assert.is(sample.rules_matched, 20, 'each publish matched the rule');
+    const node = await get('/monitor/nodes/emqx@node1?latest=10');
+    assert.equal(Object.keys(node.slice(-1)[0]).sort(), ['time_stamp', ...want.gauges, ...want.deltas].sort(), 'no synthetic figure per node');
+    const current = await get('/monitor_current');
+    const rates = want.deltas.map(rateOf);
+    for (const key of [...rates, ...want.gauges, ...ram]) assert.type(current[key], 'number', `${key} in /monitor_current`);
+    for (const key of Object.keys(current)) assert.ok([...rates, ...want.gauges, ...ram, 'retained_msg_count', 'license_quota', 'shared_subscriptions'].includes(key), `${key} is no sampler of ${version}`);
+    if (want.deltas.includes('rules_matched')) assert.is(current.rules_matched_rate, 2);
+    await app.close();
+  });
+}
 
 test('missed intervals read as gap buckets with time_stamp only', async () => {
   const clock = manualClock();
@@ -100,7 +145,8 @@ test('the back-filled history has data in every range, downsampled by window len
     assert.ok(Math.abs(samples.length - expected) <= 2, `${latest}s: ${samples.length} buckets, expected about ${expected}`);
     assert.ok(samples[0].time_stamp >= now - latest * 1000 - step * 1000, `${latest}s starts inside the window`);
     for (let i = 1; i < samples.length; i++) assert.is(samples[i].time_stamp - samples[i - 1].time_stamp, step * 1000, `${latest}s is sorted in ${step}s buckets`);
-    const full = samples.filter((s: object) => Object.keys(s).length === 8);
+    // A gap bucket has time_stamp only; a full one every sampler of the release.
+    const full = samples.filter((s: object) => Object.keys(s).length > 1 && 'connections' in s && 'received' in s);
     assert.is(full.length, samples.length, `${latest}s: the cluster view has no gaps`);
     assert.ok(full.some((s: { received: number }) => s.received > 0) && full.some((s: { connections: number }) => s.connections > 0), `${latest}s has traffic`);
   }

@@ -1,9 +1,11 @@
-// The console's charts come from frappe-charts' ES sources (web/shims/frappe-charts.js), no longer
-// from its UMD build. Both builds draw the same charts in Chromium, one page each (each adds its
+// The console's charts come from frappe-charts' ES sources (web/shims/frappe-charts.js), without
+// the layers of the other chart types (build/frappe.mjs), no longer from its UMD build. Both
+// builds draw the same charts in Chromium, one page each (each adds its
 // own stylesheet): the same markup, and the same pixels, when first drawn, after an update that
 // changes the points and the scale, and with the tooltip shown by a hover.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import * as esbuild from 'esbuild';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -11,6 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launch } from '../helpers/browser.ts';
 import { REPO_ROOT } from '../helpers/simulator.ts';
 import { setUpOrFail } from '../helpers/suite.ts';
+import { frappeLineChart } from '../../build/frappe.mjs';
 
 const require = createRequire(import.meta.url);
 let browser: Browser;
@@ -21,7 +24,7 @@ setUpOrFail(test, async () => {
   builds.umd = `${readFileSync(require.resolve('frappe-charts/dist/frappe-charts.min.umd.js'), 'utf8')};window.Lib = window.frappe.AxisChart;`;
   const bundled = await esbuild.build({
     absWorkingDir: REPO_ROOT, entryPoints: ['web/shims/frappe-charts.js'], bundle: true, write: false, format: 'iife',
-    globalName: 'FrappeSource', target: 'es2022', logLevel: 'silent',
+    globalName: 'FrappeSource', target: 'es2022', logLevel: 'silent', plugins: [frappeLineChart(path.join(REPO_ROOT, 'web'))],
   });
   builds.source = `${bundled.outputFiles[0].text};window.Lib = FrappeSource.AxisChart;`;
   browser = await launch();

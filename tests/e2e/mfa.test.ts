@@ -1,7 +1,9 @@
 // Two-factor sign-in on 6.2.2 in Chromium (issue #32 acceptance 2): the user sets up MFA from the
 // user menu, reads the key from the setup step, signs in with a TOTP code computed by the tests'
 // own helpers/totp.ts (not the simulator's), signs out, is asked for a code only; a wrong code is
-// refused in words; a locked account says so and for how long. Screenshots of the steps in zh and
+// refused in words; a locked account says so and for how long; a user with MFA whose login ends
+// inside the console signs in again in the dialog with a code, and the form they were filling is
+// saved. Screenshots of the steps (setup, code, refused code, the dialog's code step) in zh and
 // en, light and dark, go to $SHOT_DIR when it is set.
 import path from 'node:path';
 import { test } from 'uvu';
@@ -21,6 +23,39 @@ let sim: SpawnedSimulator;
 let browser: Browser;
 const shots = process.env.SHOT_DIR;
 
+/** `night` (made in `before`, its MFA reset by an administrator) completes its setup with a first code through the API: its key. */
+async function nightWithMfa(): Promise<string> {
+  const asked = await request(sim.baseUrl, 'POST', '/api/v5/login', { body: { username: 'night', password: NIGHT } });
+  const key = (asked.json as { message: { secret: string } }).message.secret;
+  await signInWithCode('night', key);
+  return key;
+}
+const NIGHT = 'night-pass-1';
+
+/** A token of `user` through the API, with a fresh code (from the address in `headers`, when given). */
+async function signInWithCode(user: string, key: string, headers: Record<string, string> = {}): Promise<string> {
+  const res = await request(sim.baseUrl, 'POST', '/api/v5/login', { headers, body: { username: user, password: NIGHT, mfa_token: await freshCode(key) } });
+  assert.is(res.status, 200, res.text);
+  return res.json.token as string;
+}
+
+/** Ends every login of `user` (POST /logout revokes all of the user's tokens): the console's token is refused from now on. */
+async function endLogins(user: string, key: string, headers: Record<string, string> = {}) {
+  const token = await signInWithCode(user, key, headers);
+  const res = await request(sim.baseUrl, 'POST', '/api/v5/logout', { token, body: { username: user } });
+  assert.is(res.status, 204, res.text);
+}
+
+/** Signs `night` in on the login page: password, then a code. */
+async function nightSignsIn(page: Page, key: string) {
+  await page.goto(sim.baseUrl + '/#/login?to=%2Fusers');
+  await password(page, 'night', NIGHT);
+  await page.waitForSelector('[data-test=mfa-form]');
+  await page.fill('[data-test=mfa-form] input[name=code]', await freshCode(key));
+  await page.click('[data-test=mfa-form] [data-test=form-submit]');
+  await page.waitForSelector('[data-test=users-page]');
+}
+
 async function password(page: Page, user: string, secret: string) {
   await page.fill('[data-test=login-form] input[name=username]', user);
   await page.fill('[data-test=login-form] input[name=password]', secret);
@@ -28,8 +63,13 @@ async function password(page: Page, user: string, secret: string) {
 }
 
 test.before(async () => {
-  sim = await spawnSimulator(['--emqx-version', '6.2.2', '--seed', 'empty']);
+  // With screenshots, each browser signs in from its own address (X-Forwarded-For from loopback,
+  // believed with --trust-proxy), so that their many sign-ins stay under the per-address rate limit.
+  sim = await spawnSimulator(['--emqx-version', '6.2.2', '--seed', 'empty', ...(shots ? ['--trust-proxy', '127.0.0.1'] : [])]);
   browser = await launch();
+  const admin = await login(sim.baseUrl);
+  await request(sim.baseUrl, 'POST', '/api/v5/users', { token: admin, body: { username: 'night', password: NIGHT, description: '' } });
+  await request(sim.baseUrl, 'POST', '/api/v5/users/night/mfa', { token: admin, body: { mechanism: 'totp' } });
   if (!shots) return;
   // For the screenshots, an administrator sets MFA up for `operator`: until its first code, its
   // sign-in shows the key.
@@ -37,6 +77,8 @@ test.before(async () => {
   await request(sim.baseUrl, 'POST', '/api/v5/users', { token, body: { username: 'operator', password: 'operator-pass-1', description: '' } });
   await request(sim.baseUrl, 'POST', '/api/v5/users/operator/mfa', { token, body: { mechanism: 'totp' } });
 });
+
+let nightKey = '';
 
 test.after(async () => {
   await browser?.close();
@@ -105,11 +147,55 @@ test('6.2.2: five wrong passwords lock the account, and the page says for how lo
   }
 });
 
+test('6.2.2: a user with MFA whose login ends inside the console signs in again in the dialog with a code; a wrong one is refused in words; the form is kept and saved', async () => {
+  nightKey = await nightWithMfa();
+  const w = await openPage(browser);
+  const { page } = w;
+  await nightSignsIn(page, nightKey);
+  await page.click('[data-test=users-create]');
+  const form = '[data-test=users-create-form] form';
+  await page.fill(`${form} [name=username]`, 'day_ops');
+  await page.fill(`${form} [name=password]`, 'shift-2024');
+  await page.fill(`${form} [name=confirm]`, 'shift-2024');
+  await page.fill(`${form} [name=scopes]`, 'monitoring\nconnections');
+  await page.fill(`${form} [name=description]`, 'typed before the login ended');
+  await endLogins('night', nightKey);
+  await page.click(`${form} [data-test=form-submit]`);
+  const dialog = '[data-test=reauth-dialog]';
+  await page.waitForSelector(dialog);
+  await page.fill(`${dialog} [name=password]`, NIGHT);
+  await page.click(`${dialog} [data-test=form-submit]`);
+  const code = `${dialog} [data-test=mfa-form] input[name=code]`;
+  await page.waitForSelector(code);
+  assert.ok(await page.evaluate((selector) => document.activeElement === document.querySelector(selector), code), 'typing starts in the code');
+  const right = await freshCode(nightKey);
+  await page.fill(code, right === '000000' ? '111111' : '000000');
+  await page.click(`${dialog} [data-test=mfa-form] [data-test=form-submit]`);
+  await page.waitForSelector(`${dialog} [data-test=login-error]`);
+  assert.match(await page.textContent(`${dialog} [data-test=login-error]`) ?? '', 'The code is wrong or has expired');
+  assert.is(await page.inputValue(`${form} [name=description]`), 'typed before the login ended', 'the form behind keeps what was typed');
+  await page.fill(code, await freshCode(nightKey));
+  await page.click(`${dialog} [data-test=mfa-form] [data-test=form-submit]`);
+  await page.click('[data-test=reauth-resend]');
+  await page.waitForSelector('[data-test=users-row][data-key=day_ops]');
+  assert.ok(page.url().endsWith('#/users'), 'the screen stays');
+  const token = await signInWithCode('night', nightKey);
+  const users = (await request(sim.baseUrl, 'GET', '/api/v5/users', { token })).json as { username: string; description: string; scopes: string[] }[];
+  const made = users.find((u) => u.username === 'day_ops');
+  assert.equal([made?.description, made?.scopes], ['typed before the login ended', ['monitoring', 'connections']]);
+  assert.equal(w.errors, []);
+  assert.equal(w.violations, []);
+  await w.context.close();
+});
+
 if (shots) {
   test('screenshots of the MFA steps in zh and en, light and dark', async () => {
+    let address = 10;
     for (const locale of ['en-US', 'zh-CN']) {
       for (const scheme of ['light', 'dark'] as const) {
         const { page, context } = await openPage(browser, { locale, colorScheme: scheme });
+        const from = { 'x-forwarded-for': `192.0.2.${address++}` };
+        await context.setExtraHTTPHeaders(from);
         const name = (step: string) => path.join(shots, `mfa-${step}-${locale.slice(0, 2)}-${scheme}.png`);
         await page.goto(sim.baseUrl + '/');
         await password(page, 'operator', 'operator-pass-1');
@@ -119,6 +205,22 @@ if (shots) {
         await page.click('[data-test=mfa-form] [data-test=form-submit]');
         await page.waitForSelector('[data-test=login-error]');
         await page.screenshot({ path: name('wrong') });
+        // The code step of a user whose MFA is set up, on the login page and in the dialog.
+        await page.click('[data-test=mfa-back]');
+        await password(page, 'night', NIGHT);
+        await page.waitForSelector('[data-test=mfa-form] input[name=code]');
+        await page.screenshot({ path: name('code') });
+        await page.fill('[data-test=mfa-form] input[name=code]', await freshCode(nightKey));
+        await page.click('[data-test=mfa-form] [data-test=form-submit]');
+        await page.waitForSelector('[data-test=overview-page]');
+        await page.goto(sim.baseUrl + '/#/users');
+        await page.waitForSelector('[data-test=users-row]');
+        await endLogins('night', nightKey, from);
+        await page.click('[data-test=users-refresh]');
+        await page.fill('[data-test=reauth-dialog] [name=password]', NIGHT);
+        await page.click('[data-test=reauth-dialog] [data-test=form-submit]');
+        await page.waitForSelector('[data-test=reauth-dialog] [data-test=mfa-form]');
+        await page.screenshot({ path: name('dialog-code') });
         await context.close();
       }
     }

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
+import { setLocale } from '../../web/lib/i18n.ts';
 import { session } from '../../web/lib/session.ts';
 import { fakeApi } from '../helpers/fakeApi.ts';
 import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor } from '../helpers/render.tsx';
@@ -107,6 +108,54 @@ test('after changing the default password the login form shows again with the us
   assert.is(api.calls.filter((c) => c.path === '/login').length, 1, 'no login with the new password behind the user\'s back');
   api.restore();
 });
+
+/** A 6.2.2 login answer with `dashboard.password_expired_time` set (emqx_dashboard_api.erl at 6.2.2). */
+const expiring = (seconds: number) => ({ body: { token: 'tok-1', version: '6.2.2', license: { edition: 'ee' }, role: 'administrator', password_expire_in_seconds: seconds } });
+
+for (const [locale, words] of [
+  ['en', { days: 'Days left before your password must change: 3. Change it now, or later under Management > Users.', title: 'Change your password', expired: 'Your password has expired: change it now.' }],
+  ['zh', { days: '距密码必须修改还剩 3 天。请现在修改，或稍后在 管理 > 用户 中修改。', title: '修改密码', expired: '您的密码已过期，请修改密码。' }],
+] as const) {
+  test(`a password that expires within a week is told in days (${locale}) with the form to change it, which posts change_pwd; Skip goes on`, async () => {
+    reset('/login');
+    setLocale(locale);
+    const api = fakeApi({ 'POST /login': expiring(2 * 86_400 + 60), 'POST /users/ops/change_pwd': { status: 204 }, ...common });
+    await mount(<App />);
+    await fillLogin('ops', 'Secret#123');
+    await waitFor(() => byTest('change-password-form'));
+    assert.is(byTest('login-subtitle')!.textContent, words.days);
+    assert.ok(text().includes(words.title));
+    assert.ok(byTest('login-skip'));
+    await type(document.querySelector('input[name=new_pwd]'), 'Fresh#4567');
+    await type(document.querySelector('input[name=confirm_pwd]'), 'Fresh#4567');
+    await submit(byTest('change-password-form'));
+    await waitFor(() => api.calls.some((c) => c.path === '/users/ops/change_pwd'));
+    assert.equal(api.calls.find((c) => c.path === '/users/ops/change_pwd')!.body, { old_pwd: 'Secret#123', new_pwd: 'Fresh#4567' });
+    await waitFor(() => byTest('login-notice'));
+    api.restore();
+  });
+
+  test(`an expired password says so (${locale}); Skip still goes on; one with more than a week left is not mentioned`, async () => {
+    reset('/login');
+    setLocale(locale);
+    let left = -3600;
+    const api = fakeApi({ 'POST /login': () => expiring(left), ...common });
+    await mount(<App />);
+    await fillLogin('ops', 'Secret#123');
+    await waitFor(() => byTest('change-password-form'));
+    assert.is(byTest('login-subtitle')!.textContent, words.expired);
+    await click(byTest('login-skip'));
+    await waitFor(() => byTest('overview-page'));
+    reset('/login');
+    setLocale(locale);
+    left = 8 * 86_400;
+    await mount(<App />);
+    await fillLogin('ops', 'Secret#123');
+    await waitFor(() => byTest('overview-page'));
+    assert.not.ok(byTest('change-password-form'));
+    api.restore();
+  });
+}
 
 test('the same password as before is refused with the specification text', async () => {
   reset('/login');

@@ -2,15 +2,17 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { restoreSession, session } from '../../web/lib/session.ts';
-import { saveUser } from '../../web/lib/storage.ts';
+import { setLocale } from '../../web/lib/i18n.ts';
+import { saveUser, writeSettings } from '../../web/lib/storage.ts';
 import { fakeApi, type Call } from '../helpers/fakeApi.ts';
 import { byTest, cleanup, click, mount, reset, route, submit, text, type, waitFor } from '../helpers/render.tsx';
 
 const alarms = { body: { data: [], meta: { page: 1, limit: 1, count: 0 } } };
 const expired = { status: 401, body: { code: 'TOKEN_TIME_OUT', message: 'Token expired' } };
 
-async function signedIn(path: string, username = 'ops') {
+async function signedIn(path: string, username = 'ops', settings: { edition?: string; role?: string } = {}) {
   reset(path);
+  writeSettings(settings);
   await saveUser({ username, token: 'old-token' });
   await restoreSession();
 }
@@ -131,6 +133,81 @@ test('reads refused for an expired login are sent again by themselves once signe
   assert.is(session.token, '');
   api.restore();
 });
+
+/** A 401 BAD_MFA_TOKEN of emqx_dashboard_mfa.erl: the broker wants a (right) code. */
+const askCode = (error: string) => ({ status: 401, body: { code: 'BAD_MFA_TOKEN', message: { mechanism: 'totp', error } } });
+
+test('a user with MFA signs in again in the dialog: the code step (a viewer too), a wrong code refused in words, a pasted one sent as six digits; the screen stays', async () => {
+  await signedIn('/users', 'ops', { edition: 'ee', role: 'viewer' });
+  let token = 'old-token';
+  const logins: unknown[] = [];
+  const api = fakeApi({
+    'GET /users': (call) => (bearer(call) === `Bearer ${token}` && token !== 'old-token' ? { body: [{ username: 'ops' }] } : expired),
+    'GET /alarms': alarms,
+    'POST /login': (call) => {
+      const body = call.body as { password: string; mfa_token?: string };
+      logins.push(body);
+      if (body.mfa_token === undefined) return askCode('missing_mfa_token');
+      if (body.mfa_token !== '123456') return askCode('bad_mfa_token');
+      token = 'fresh';
+      return { body: { token: 'fresh', version: '6.2.2', role: 'viewer' } };
+    },
+  });
+  await mount(<App />);
+  await waitFor(() => byTest('reauth-dialog'));
+  await type(byTest('reauth-dialog')!.querySelector('[name=password]'), 'secret-9999');
+  await submit(byTest('reauth-form')!.querySelector('form') ?? byTest('reauth-form'));
+  await waitFor(() => byTest('reauth-dialog')!.querySelector('[data-test=mfa-form]'));
+  const dialog = () => byTest('reauth-dialog')!;
+  const code = () => dialog().querySelector<HTMLInputElement>('[data-test=mfa-form] input[name=code]')!;
+  assert.is(byTest('mfa-hint')!.textContent, 'Enter the 6-digit code your authenticator app shows.');
+  assert.is(code().getAttribute('inputmode'), 'numeric');
+  assert.is(document.activeElement, code(), 'typing starts in the code');
+  assert.not.ok(code().disabled, 'a viewer may answer too');
+  assert.ok(dialog().querySelector('[data-test=reauth-sign-out]'), 'signing out stays offered');
+  await type(code(), '654321');
+  await submit(dialog().querySelector('[data-test=mfa-form] form') ?? dialog().querySelector('[data-test=mfa-form]'));
+  await waitFor(() => dialog().querySelector('[data-test=login-error]'));
+  assert.is(dialog().querySelector('[data-test=login-error]')!.textContent, 'The code is wrong or has expired: enter the one your app shows now');
+  assert.is(session.token, 'old-token', 'not signed in');
+  await type(code(), '123 456');
+  await submit(dialog().querySelector('[data-test=mfa-form] form') ?? dialog().querySelector('[data-test=mfa-form]'));
+  await waitFor(() => document.querySelector('[data-test=users-row][data-key=ops]'));
+  assert.not.ok(byTest('reauth-dialog'));
+  assert.is(route(), '/users', 'the screen stays');
+  assert.equal(logins, [
+    { username: 'ops', password: 'secret-9999' },
+    { username: 'ops', password: 'secret-9999', mfa_token: '654321' },
+    { username: 'ops', password: 'secret-9999', mfa_token: '123456' },
+  ]);
+  api.restore();
+});
+
+for (const [locale, words] of [['en', 'this account is locked for 10 minutes'], ['zh', '此账户已被锁定 10 分钟']] as const) {
+  test(`a locked account is told in the dialog with the lock's duration, in ${locale}; Back from the code step returns to the password`, async () => {
+    await signedIn('/users');
+    let locked = false;
+    const api = fakeApi({
+      'GET /users': expired,
+      'GET /alarms': alarms,
+      'POST /login': () => (locked ? { status: 401, body: { code: 'LOGIN_LOCKED', message: 'Login locked' } } : askCode('missing_mfa_token')),
+    });
+    setLocale(locale);
+    await mount(<App />);
+    await waitFor(() => byTest('reauth-dialog'));
+    await type(byTest('reauth-dialog')!.querySelector('[name=password]'), 'secret-9999');
+    await submit(byTest('reauth-form')!.querySelector('form') ?? byTest('reauth-form'));
+    await waitFor(() => byTest('mfa-back'));
+    await click(byTest('mfa-back'));
+    await waitFor(() => byTest('reauth-form'));
+    locked = true;
+    await type(byTest('reauth-dialog')!.querySelector('[name=password]'), 'secret-9999');
+    await submit(byTest('reauth-form')!.querySelector('form') ?? byTest('reauth-form'));
+    await waitFor(() => byTest('reauth-error'));
+    assert.ok(byTest('reauth-error')!.textContent!.includes(words), byTest('reauth-error')!.textContent!);
+    api.restore();
+  });
+}
 
 test('when the broker stops answering the console asks /status by itself, says when it is back and reloads the screen', async () => {
   await signedIn('/users');

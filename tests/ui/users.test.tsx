@@ -1,3 +1,4 @@
+import { act } from 'preact/test-utils';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
@@ -14,10 +15,24 @@ const people = [
   { username: 'bob', description: '<img src=x onerror=alert(1)>' },
 ];
 
-async function asOps(path = '/users') {
+async function asOps(path = '/users', version?: string) {
   reset(path);
-  await saveUser({ username: 'ops', token: 'tok-ops' });
+  await saveUser({ username: 'ops', token: 'tok-ops', version });
   await restoreSession();
+}
+
+/** Users as 6.2.2 lists them (emqx_dashboard_api.erl at 6.2.2: `mfa` and `scopes`). */
+const EVERY_SCOPE = ['connections', 'publish', 'data_integration', 'access_control', 'gateways', 'monitoring', 'cluster_operations', 'system', 'audit', 'license', 'user_management', 'mfa_management', 'sso_management', 'api_key_management'];
+const people62 = [
+  { username: 'admin', role: 'administrator', description: '', mfa: 'none', scopes: EVERY_SCOPE },
+  { username: 'ops', role: 'administrator', description: 'me', mfa: 'none', scopes: EVERY_SCOPE },
+  { username: 'bob', role: 'viewer', description: '', mfa: 'totp', scopes: ['connections', 'publish'] },
+  { username: 'old', role: 'viewer', description: '', mfa: 'none', scopes: 'unset' },
+];
+/** The text of `name`'s cell under the header `title`. */
+function cell(name: string, title: string): string {
+  const at = [...document.querySelectorAll('[data-test=users-table] th')].findIndex((th) => th.textContent === title);
+  return row(name)!.querySelectorAll('td')[at]?.textContent ?? '';
 }
 
 const row = (name: string) => document.querySelector(`[data-test=users-row][data-key="${name}"]`);
@@ -216,6 +231,119 @@ test('changing the own password posts change_pwd, then asks to sign in again say
   assert.match(byTest('reauth-reason')!.textContent!, /The password was changed, so the broker ended every login of this user/);
   api.restore();
 });
+
+test('6.2.2: the list shows each user\'s scopes; the forms set them, checked against the release\'s names and the role; the default administrator keeps every scope', async () => {
+  await asOps('/users', '6.2.2');
+  const api = fakeApi({
+    'GET /users': { body: people62 },
+    'POST /users': (call) => ({ body: call.body }),
+    'PUT /users/bob': (call) => ({ body: { username: 'bob', ...(call.body as object) } }),
+    'PUT /users/admin': (call) => ({ body: { username: 'admin', ...(call.body as object) } }),
+    'GET /alarms': alarms,
+  });
+  await mount(<App />);
+  await waitFor(() => row('old'));
+  assert.is(cell('admin', 'Scopes'), 'All');
+  assert.is(cell('bob', 'Scopes'), 'connections, publish');
+  assert.is(cell('old', 'Scopes'), 'All (made before scopes)');
+
+  await click(byTest('users-create'));
+  const form = () => byTest('users-create-form')!.querySelector('form')!;
+  await type(form().querySelector('[name=username]'), 'night_ops');
+  await type(form().querySelector('[name=password]'), 'shift-2024');
+  await type(form().querySelector('[name=confirm]'), 'shift-2024');
+  await act(async () => {
+    const role = form().querySelector<HTMLSelectElement>('[name=role]')!;
+    role.value = 'viewer';
+    role.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  await type(form().querySelector('[name=scopes]'), 'publish\ntypo');
+  await submit(form());
+  await waitFor(() => byTest('error-scopes'));
+  assert.is(byTest('error-scopes')!.textContent, 'Unknown scopes: typo');
+  await type(form().querySelector('[name=scopes]'), 'publish\nuser_management');
+  await submit(form());
+  await waitFor(() => byTest('error-scopes')?.textContent?.startsWith('Only'));
+  assert.is(byTest('error-scopes')!.textContent, 'Only the administrator role may hold: user_management');
+  assert.not.ok(api.calls.some((c) => c.method === 'POST'), 'nothing sent while a scope is refused');
+  await type(form().querySelector('[name=scopes]'), 'publish\nmfa_management');
+  await submit(form());
+  await waitFor(() => api.calls.some((c) => c.method === 'POST'));
+  assert.equal(api.calls.find((c) => c.method === 'POST')!.body,
+    { username: 'night_ops', password: 'shift-2024', description: '', role: 'viewer', scopes: ['publish', 'mfa_management'] });
+  await waitFor(() => !byTest('users-create-form'));
+
+  await click(row('bob')!.querySelector('[data-test=users-edit]'));
+  const edit = () => byTest('users-edit-form')!.querySelector('form')!;
+  await waitFor(() => byTest('users-edit-form'));
+  assert.is(edit().querySelector<HTMLTextAreaElement>('[name=scopes]')!.value, 'connections\npublish');
+  await type(edit().querySelector('[name=scopes]'), 'monitoring');
+  await submit(edit());
+  await waitFor(() => api.calls.some((c) => c.method === 'PUT'));
+  assert.equal(api.calls.find((c) => c.method === 'PUT')!.body, { description: '', role: 'viewer', scopes: ['monitoring'] });
+  await waitFor(() => !byTest('users-edit-form'));
+
+  await click(row('admin')!.querySelector('[data-test=users-edit]'));
+  await waitFor(() => byTest('users-edit-form'));
+  assert.not.ok(edit().querySelector('[name=scopes]'), 'no scope list for the default administrator');
+  await type(edit().querySelector('[name=description]'), 'break glass');
+  await submit(edit());
+  await waitFor(() => api.calls.some((c) => c.path === '/users/admin'));
+  assert.equal(api.calls.find((c) => c.path === '/users/admin')!.body, { description: 'break glass', role: 'administrator' });
+  api.restore();
+});
+
+test('5.8.9: no scopes in the list or the forms, and none sent', async () => {
+  await asOps('/users', '5.8.9');
+  const api = fakeApi({ 'GET /users': { body: people }, 'POST /users': (call) => ({ body: call.body }), 'GET /alarms': alarms });
+  await mount(<App />);
+  await waitFor(() => row('bob'));
+  assert.not.ok(text().includes('Scopes'));
+  await click(byTest('users-create'));
+  const form = () => byTest('users-create-form')!.querySelector('form')!;
+  assert.not.ok(form().querySelector('[name=scopes]'));
+  await type(form().querySelector('[name=username]'), 'night_ops');
+  await type(form().querySelector('[name=password]'), 'shift-2024');
+  await type(form().querySelector('[name=confirm]'), 'shift-2024');
+  await submit(form());
+  await waitFor(() => api.calls.some((c) => c.method === 'POST'));
+  assert.not.ok('scopes' in (api.calls.find((c) => c.method === 'POST')!.body as object));
+  api.restore();
+});
+
+for (const [locale, words] of [
+  ['en', { confirm: 'Make a new two-factor key for bob?', done: 'Two-factor authentication reset', mfa: 'Two-factor', off: 'Off' }],
+  ['zh', { confirm: '为 bob 生成新的双因素认证密钥？', done: '双因素认证已重置', mfa: '双因素认证', off: '未启用' }],
+] as const) {
+  test(`6.2.2 (${locale}): an administrator resets another user's MFA after a confirmation; the request goes and the list shows the new state; none for oneself`, async () => {
+    await asOps('/users', '6.2.2');
+    let list = people62;
+    const api = fakeApi({
+      'GET /users': () => ({ body: list }),
+      'POST /users/bob/mfa': () => ((list = people62.map((u) => (u.username === 'bob' ? { ...u, mfa: 'none' } : u))), { status: 204 }),
+      'GET /alarms': alarms,
+    });
+    setLocale(locale);
+    await mount(<App />);
+    await waitFor(() => row('bob'));
+    assert.not.ok(row('ops')!.querySelector('[data-test=users-mfaReset]'), 'one\'s own MFA is in the user menu');
+    const before = cell('bob', words.mfa);
+    await click(row('bob')!.querySelector('[data-test=users-mfaReset]'));
+    await waitFor(() => byTest('confirm-dialog'));
+    assert.ok(byTest('confirm-dialog')!.textContent!.includes(words.confirm));
+    await click(byTest('confirm-cancel'));
+    assert.not.ok(api.calls.some((c) => c.method === 'POST'), 'cancel sends nothing');
+    await click(row('bob')!.querySelector('[data-test=users-mfaReset]'));
+    await waitFor(() => byTest('confirm-dialog'));
+    await click(byTest('confirm-ok'));
+    await waitFor(() => text().includes(words.done));
+    assert.equal(api.calls.filter((c) => c.method === 'POST').map((c) => [c.path, c.body]), [['/users/bob/mfa', { mechanism: 'totp' }]]);
+    await waitFor(() => cell('bob', words.mfa) === words.off);
+    assert.is.not(before, words.off);
+    assert.not.ok(row('bob')!.querySelector('[data-test=users-mfaOff]'), 'nothing left to turn off');
+    api.restore();
+  });
+}
 
 test.after(cleanup);
 test.run();

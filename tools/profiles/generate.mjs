@@ -85,6 +85,8 @@ const REFINEMENTS = [
   { structs: ['retainer'], fields: ['delivery_rate', 'max_publish_rate'], kind: { String: 'rate' } },
   { structs: ['retainer'], fields: ['msg_expiry_interval', 'msg_expiry_interval_override'], kind: { Duration: 'duration_ms' } },
   { structs: ['retainer'], fields: ['msg_clear_interval'], kind: { Duration: 'timeout_duration_ms' } },
+  // emqx_rule_engine_schema.erl rule_engine_settings/0: jq_function_default_timeout is timeout_duration_ms().
+  { structs: ['rule_engine'], fields: ['jq_function_default_timeout'], kind: { Duration: 'timeout_duration_ms' } },
   // emqx_prometheus_schema.erl push_gateway interval; emqx_otel_schema.erl intervals and timeouts.
   { structs: ['push_gateway', 'legacy_deprecated_setting'], fields: ['interval'], kind: { Duration: 'timeout_duration_ms' } },
   { structs: ['otel_metrics'], fields: ['interval'], kind: { Duration: 'timeout_duration_ms' } },
@@ -165,6 +167,9 @@ const NO_DOC = [
   // action_resource_opts_fields/1): taken in a body, never answered.
   { structs: ['action_resource_opts'], add: field('batch_size', 'Integer(1..+inf)', '1', { hidden: true }) },
   { structs: ['action_resource_opts'], add: field('batch_time', 'Duration', '"0ms"', { hidden: true }) },
+  // emqx_rule_engine_schema.erl rule_engine_settings/0 (e5.8.9 to 6.2.2): jq_implementation_module,
+  // enum([jq_nif, jq_port]), `deprecated => {since, "5.0.22"}`, ?IMPORTANCE_HIDDEN: taken and dropped.
+  { structs: ['rule_engine'], add: field('jq_implementation_module', 'Enum(jq_nif,jq_port)', 'jq_nif', { hidden: true, deprecated: true }) },
 ];
 
 /** Hidden fields of 5.5.1 that a body may carry (not in the dump). */
@@ -200,6 +205,8 @@ const DECISIONS_5_10_4 = [
   { structs: ['recommend_setting'], remove: ['namespaced_metrics_limiter'] },
   // emqx_audit.erl reads log.audit.max_filter_size at e5.10.4: the 5.8 field, not cache_size.
   { structs: ['log_audit_handler'], remove: ['cache_size'], add: [field('max_filter_size', 'Integer(10..30000)', '5000')] },
+  // emqx_rule_engine_schema.erl rule_engine_settings/0 at e5.10.4: no ssrf, no limit_selects_in_namespace.
+  { structs: ['rule_engine'], remove: ['ssrf', 'limit_selects_in_namespace'] },
   // emqx_s3_schema.erl transport_options at e5.10.4 still has pool_type (5.8's options).
   { structs: ['transport_options'], from: '5.8.1', fields: ['enable_pipelining', 'max_retries', 'pool_type', 'ssl'] },
 ];
@@ -225,6 +232,21 @@ function brokerRoot(release) {
       refs: [{ text: 'shared_subscription_group', fields: [field('strategy', 'Enum(random,round_robin,round_robin_per_group,sticky,local,hash_topic,hash_clientid)', 'random')] }] }),
   ];
   return field('broker', 'Struct(broker)', undefined, { hidden: true, refs: [{ text: 'broker', fields }] });
+}
+
+/**
+ * The `rule_engine` root, which the 5.5 and 5.8.1 dumps leave out: fields("rule_engine") of
+ * emqx_rule_engine_schema.erl at e5.5.1 and e5.8.9 (rule_engine_settings/0 and the rules map). The
+ * 5.10.4 tree takes 6.2.2's struct with its 6.x fields removed (DECISIONS_5_10_4).
+ */
+function ruleEngineRoot() {
+  const fields = [
+    field('ignore_sys_message', 'Boolean', 'true'),
+    field('jq_function_default_timeout', 'Duration', '"10s"'),
+    field('jq_implementation_module', 'Enum(jq_nif,jq_port)', 'jq_nif', { hidden: true, deprecated: true }),
+    field('rules', 'Map($id->Struct(rules))', '{}'),
+  ];
+  return field('rule_engine', 'Struct(rule_engine)', undefined, { refs: [{ text: 'rule_engine', fields }] });
 }
 
 /**
@@ -391,9 +413,11 @@ export function releaseTree(release, referenceDir = REFERENCE_DIR) {
   let root;
   if (release === '5.5.1') {
     root = dump('5.5');
+    root.push(ruleEngineRoot());
     applyPatches(root, HIDDEN_5_5_1, new Set());
   } else if (release === '5.8.9') {
     root = dump('5.8.1');
+    root.push(ruleEngineRoot());
     applyPatches(root, PATCHES_5_8_9, used.patches);
   } else if (release === '5.10.4') {
     root = dump('6.2.2');

@@ -47,7 +47,7 @@ function target(): string {
   return to.startsWith('/') && !to.startsWith('//') && !to.startsWith('/login') ? to : '/dashboard/overview';
 }
 
-type Steps = typeof import('./LoginSteps.tsx');
+export type Steps = typeof import('./LoginSteps.tsx');
 let steps: Promise<Steps> | undefined;
 
 /** The code step and the expiry texts, with the Chinese texts when the console is in Chinese (they load with the shell then anyway). */
@@ -60,11 +60,33 @@ function loadSteps(): Promise<Steps> {
   return steps;
 }
 
-/** The prompt of a sign-in the broker answers with "send a code" (5.9 on), else undefined. */
-function mfaPrompt(error: unknown): MfaPrompt | undefined {
+/**
+ * The code step's prompt when the broker answers a sign-in with "send a code" (5.9 on), else
+ * undefined; a setup secret given `before` (pass the prompt a code answered) stays on screen while
+ * the user tries codes.
+ */
+function mfaPrompt(error: unknown, before: MfaPrompt | null): MfaPrompt | undefined {
   if (!(error instanceof ApiError) || error.code !== 'BAD_MFA_TOKEN' || !error.body || typeof error.body !== 'object') return undefined;
   const prompt = (error.body as { message?: MfaPrompt }).message;
-  return prompt && typeof prompt === 'object' ? prompt : undefined;
+  return prompt && typeof prompt === 'object' ? { ...prompt, secret: prompt.secret ?? before?.secret } : undefined;
+}
+
+/**
+ * What a refused sign-in shows, on the page and in the re-login dialog: the code step (its prompt,
+ * LoginSteps loaded) with the sentence for a wrong code, or the sentence for a problem the user
+ * can act on; undefined once anything else has been told by `handleError`.
+ */
+export async function refusal(error: unknown, before: MfaPrompt | null): Promise<{ mfa?: MfaPrompt; steps?: Steps; problem: string } | undefined> {
+  const prompt = mfaPrompt(error, before);
+  const known = loginProblem(error);
+  try {
+    if (prompt) return { mfa: prompt, steps: await loadSteps(), problem: prompt.error === 'bad_mfa_token' ? t('login.mfaWrong') : '' };
+    if (known) return { problem: known };
+  } catch (loadError) {
+    error = loadError;
+  }
+  handleError(error);
+  return undefined;
 }
 
 export function Login() {
@@ -121,22 +143,13 @@ export function Login() {
         await navigate(target(), { replace: true, force: true });
       }
     } catch (error) {
-      const prompt = mfaPrompt(error);
-      if (prompt) {
-        try {
-          setSteps(await loadSteps());
-        } catch (loadError) {
-          return handleError(loadError);
-        }
-        // A setup secret, once given, stays on screen while the user tries codes.
-        setMfa((before) => ({ ...prompt, secret: prompt.secret ?? before?.secret }));
+      const refused = await refusal(error, code === undefined ? null : mfa);
+      if (refused?.mfa) {
+        setSteps(refused.steps!);
+        setMfa(refused.mfa);
         setPhase('mfa');
-        if (prompt.error === 'bad_mfa_token') setProblem(t('login.mfaWrong'));
-        return;
       }
-      const known = loginProblem(error);
-      if (known) setProblem(known);
-      else handleError(error);
+      if (refused) setProblem(refused.problem);
     }
   };
 

@@ -3,8 +3,8 @@
  * MFA code step (the hint, the first-time setup with the secret as text and as a QR code drawn by
  * MfaQr.tsx, the code form, their styles) and the texts of the password-expiry prompt.
  */
-import { useEffect, useState } from 'react';
-import type { ComponentType } from 'preact';
+import { useEffect, useRef, useState } from 'react';
+import type { ComponentChildren, ComponentType } from 'preact';
 import { defineMessages, t } from '../lib/i18n.ts';
 import type { MfaPrompt } from '../lib/session.ts';
 import { addStyleSheet } from '../lib/styles.ts';
@@ -54,24 +54,33 @@ function MfaQr(props: { uri: string }) {
   return <div class="mfa-qr" role="img" aria-label={t('login.mfaQr')} data-test="mfa-qr">{Drawn && <Drawn uri={props.uri} />}</div>;
 }
 
-/** The code step: `onCode` gets the six digits; `onBack` returns to the password. */
-export function MfaStep({ mfa, username, problem, onCode, onBack }: {
-  mfa: MfaPrompt | null; username: string; problem: string; onCode: (code: string) => Promise<void>; onBack: () => void;
+/**
+ * The code step, of the login page and of the re-login dialog: `onCode` gets the six digits;
+ * `onBack` returns to the password; `actions` go beside Back in the action row (the dialog's Sign
+ * out; on the page Back stands alone above the submit). Any role
+ * submits it: a viewer signing in again over the screen too.
+ */
+export function MfaStep({ mfa, username, problem, onCode, onBack, actions }: {
+  mfa: MfaPrompt | null; username: string; problem: string; onCode: (code: string) => Promise<void>; onBack: () => void; actions?: ComponentChildren;
 }) {
   addStyleSheet('mfa-styles', CSS);
+  // Typing starts in the code, on the page and in the dialog.
+  const hint = useRef<HTMLParagraphElement>(null);
+  useEffect(() => hint.current?.parentElement?.querySelector<HTMLInputElement>('input[name=code]')?.focus(), []);
+  const back = <button type="button" class={actions ? 'secondary outline' : 'secondary outline skip'} data-test="mfa-back" onClick={onBack}>{t('common.back')}</button>;
   const setupUri = mfa?.secret ? `otpauth://totp/${encodeURIComponent(`EMQX:${username}`)}?secret=${mfa.secret}&issuer=EMQX` : '';
   return (
     <>
-      <p data-test="mfa-hint">{t(mfa?.secret ? 'login.mfaSetupHint' : 'login.mfaHint')}</p>
+      <p data-test="mfa-hint" ref={hint}>{t(mfa?.secret ? 'login.mfaSetupHint' : 'login.mfaHint')}</p>
       {mfa?.secret && (
         <div class="mfa-setup">
           <MfaQr uri={setupUri} />
           <p>{t('login.mfaSecret')}: <code class="mfa-secret" data-test="mfa-secret">{mfa.secret.replace(/(.{4})(?=.)/g, '$1 ')}</code></p>
         </div>
       )}
-      <Form fields={codeFields} submitText={t('login.submit')} onSubmit={(values) => onCode(digits(values.code))} test="mfa-form">
+      <Form fields={codeFields} anyRole submitText={t('login.submit')} onSubmit={(values) => onCode(digits(values.code))} test="mfa-form" actions={actions && <>{back}{actions}</>}>
         {problem && <p class="field-error" role="alert" data-test="login-error">{problem}</p>}
-        <button type="button" class="secondary outline skip" data-test="mfa-back" onClick={onBack}>{t('common.back')}</button>
+        {!actions && back}
       </Form>
     </>
   );

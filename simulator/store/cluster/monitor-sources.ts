@@ -19,7 +19,7 @@ const NODE1_PROFILE: Pick<HistoryProfile, 'gauges' | 'rates'> = {
 const HISTORY_TOPICS = 60;
 
 /** One source per node in cluster order. */
-export function monitorSources(mqtt: MqttState, routes: RouteTable, cluster: Cluster): MonitorSource[] {
+export function monitorSources(mqtt: MqttState, routes: RouteTable, cluster: Cluster, rules: { readonly totals: { matched: number; executed: number; delivered: number } }): MonitorSource[] {
   const node1: MonitorSource = {
     node: SELF_NODE,
     gauges: () => ({
@@ -28,10 +28,19 @@ export function monitorSources(mqtt: MqttState, routes: RouteTable, cluster: Clu
       subscriptions: mqtt.subscriptions,
       topics: routes.topicCount,
     }),
+    // emqx_dashboard_monitor.erl stats/1 (e5.8.9, 6.2.2): each delta sampler reads one counter.
     counters: () => ({
       received: mqtt.metrics['messages.received'],
       sent: mqtt.metrics['messages.sent'],
       dropped: mqtt.metrics['messages.dropped'],
+      validation_succeeded: mqtt.metrics['messages.validation_succeeded'],
+      validation_failed: mqtt.metrics['messages.validation_failed'],
+      transformation_succeeded: mqtt.metrics['messages.transformation_succeeded'],
+      transformation_failed: mqtt.metrics['messages.transformation_failed'],
+      persisted: mqtt.metrics['messages.persisted'],
+      rules_matched: rules.totals.matched,
+      actions_executed: rules.totals.executed,
+      actions_messages: rules.totals.delivered,
     }),
   };
   const others = cluster.fixtureNodes.map((fixture): MonitorSource => ({

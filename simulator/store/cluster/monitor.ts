@@ -1,30 +1,29 @@
 // The dashboard time series (emqx_dashboard_monitor, emqx-api-part1 §6): every node is sampled
 // each interval (10 s) into a buffer covering 7 days that is compacted by age as EMQX does, and
 // read back downsampled by the window asked for, with empty buckets as `{time_stamp}` only.
-// `received`, `sent` and `dropped` are increments per bucket, the rest gauges. The demo seed
+// The release's delta samplers (`received`, `sent`, `dropped` …) are increments per bucket, its
+// gauges the value at the sample (profile MONITOR_SAMPLERS). The demo seed
 // back-fills plausible history so every range has data. Sampling is driven by `tick()`, which a
 // timer or a reader calls; it reads the injected clock, so tests move time instead of waiting.
 import type { Clock } from '../../plugins/clock.ts';
 import { seededRandom } from '../../lib/random.ts';
+import type { MonitorSamplers } from '../profile.ts';
 
-export const GAUGES = ['connections', 'live_connections', 'subscriptions', 'topics'] as const;
-export const DELTAS = ['received', 'sent', 'dropped'] as const;
+/** Figures by sampler name (`connections`, `received` …). */
+export type Gauges = Record<string, number>;
+export type Counters = Record<string, number>;
 
-type GaugeKey = (typeof GAUGES)[number];
-type DeltaKey = (typeof DELTAS)[number];
-export type Gauges = Record<GaugeKey, number>;
-export type Counters = Record<DeltaKey, number>;
-
-/** A stored sample: every key present. */
-export type FullSample = { time_stamp: number } & Gauges & Counters;
+/** A stored sample: every sampler of the release present. */
+export type FullSample = { time_stamp: number } & Record<string, number>;
 /** A sample as the API returns it: a gap bucket has `time_stamp` only. */
-export type Sample = { time_stamp: number } & Partial<Gauges & Counters>;
+export type Sample = { time_stamp: number } & Record<string, number>;
 
 /** Where a node's figures come from. */
 export interface MonitorSource {
   node: string;
+  /** Gauges by sampler name; a sampler it lacks reads 0. */
   gauges(): Gauges;
-  /** Monotonic totals of messages.received, messages.sent and messages.dropped. */
+  /** Monotonic totals by delta sampler name (messages.received …); a sampler it lacks reads 0. */
   counters(): Counters;
 }
 
@@ -40,8 +39,13 @@ export interface HistoryProfile {
   outages?: [number, number][];
 }
 
-// What the cluster view adds up over nodes; `topics` is cluster-wide and taken once.
-const SUMMED = [...DELTAS, 'connections', 'live_connections', 'subscriptions'] as const;
+// The route table is cluster-wide: every node reports the same topics, taken once.
+const TAKEN_ONCE = 'topics';
+
+/** ?DELTA_SAMPLER_RATE_MAP: the current rate's name of a delta sampler. */
+export function rateName(delta: string): string {
+  return ['received', 'sent', 'dropped'].includes(delta) ? `${delta}_msg_rate` : `${delta}_rate`;
+}
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -62,11 +66,6 @@ function floorTo(ms: number, step: number): number {
   return Math.floor(ms / step) * step;
 }
 
-/** Merges consecutive samples into one: deltas add up, gauges keep the latest value. */
-function mergeInto(target: FullSample, next: FullSample): void {
-  for (const key of DELTAS) target[key] += next[key];
-  for (const key of GAUGES) target[key] = next[key];
-}
 
 /** Daily load curve between 0.35 (night) and 1 (mid-afternoon), by UTC hour. */
 function dailyLoad(ms: number): number {
@@ -83,15 +82,8 @@ class Series {
   }
 }
 
-export interface CurrentView {
-  received_msg_rate: number;
-  sent_msg_rate: number;
-  dropped_msg_rate: number;
-  connections: number;
-  live_connections: number;
-  subscriptions: number;
-  topics: number;
-}
+/** GET /monitor_current of one node: the rate of each delta sampler and each gauge. */
+export type CurrentView = Record<string, number>;
 
 export class Monitor {
   private readonly series: Series[];
@@ -103,10 +95,40 @@ export class Monitor {
     /** Sampling interval in ms (EMQX `dashboard.sample_interval`, 10 s). */
     readonly intervalMs: number,
     sources: readonly MonitorSource[],
+    /** The release's samplers (profile MONITOR_SAMPLERS). */
+    private readonly samplers: MonitorSamplers,
     /** Called after every round of samples (alarm conditions are checked there). */
     private readonly afterTick: () => void = () => {},
   ) {
     this.series = sources.map((s) => new Series(s));
+  }
+
+  /** Merges consecutive samples into one: deltas add up, gauges keep the latest value. */
+  private mergeInto(target: FullSample, next: FullSample): void {
+    for (const key of this.samplers.deltas) target[key] += next[key];
+    for (const key of this.samplers.gauges) target[key] = next[key];
+  }
+
+  /** A node's gauges of the release, 0 where the source has none. */
+  private gaugesOf(source: MonitorSource): Gauges {
+    const given = source.gauges();
+    return Object.fromEntries(this.samplers.gauges.map((key) => [key, given[key] ?? 0]));
+  }
+
+  /**
+   * The cluster's figures as the broker reports them (adjust_synthetic_cluster_metrics/1 from
+   * 5.8): durable subscriptions and disconnected durable sessions counted in, the in-memory
+   * subscriptions kept as `subscriptions_ram`.
+   */
+  private synthetic<T extends Record<string, number>>(metrics: T): T {
+    if (!this.samplers.clusterRam) return metrics;
+    const ram = metrics.subscriptions ?? 0;
+    return {
+      ...metrics,
+      subscriptions: ram + (metrics.subscriptions_durable ?? 0),
+      subscriptions_ram: ram,
+      connections: (metrics.connections ?? 0) + (metrics.disconnected_durable_sessions ?? 0),
+    };
   }
 
   /** DELETE /monitor (5.8): forgets every stored sample of every node; sampling goes on. */
@@ -130,9 +152,9 @@ export class Monitor {
     this.lastSampleAt = at;
     for (const series of this.series) {
       const counters = series.source.counters();
-      const sample = { time_stamp: at, ...series.source.gauges() } as FullSample;
+      const sample = { time_stamp: at, ...this.gaugesOf(series.source) } as FullSample;
       // A counter that went back (a node restarted) counts from zero again.
-      for (const key of DELTAS) sample[key] = Math.max(0, counters[key] - series.last[key]);
+      for (const key of this.samplers.deltas) sample[key] = Math.max(0, (counters[key] ?? 0) - (series.last[key] ?? 0));
       series.last = counters;
       series.samples.push(sample);
     }
@@ -153,7 +175,7 @@ export class Monitor {
         const step = tierStep(age, this.intervalMs);
         const bucket = floorTo(sample.time_stamp, step);
         const previous = kept[kept.length - 1];
-        if (previous && bucket === key && previous.time_stamp === bucket) mergeInto(previous, sample);
+        if (previous && bucket === key && previous.time_stamp === bucket) this.mergeInto(previous, sample);
         else {
           kept.push({ ...sample, time_stamp: bucket });
           key = bucket;
@@ -181,13 +203,13 @@ export class Monitor {
         // The last quarter hour slides towards the live values so history meets the present.
         const fade = Math.min(1, Math.max(0, (end - at) / (15 * MINUTE)));
         const sample = { time_stamp: at } as FullSample;
-        for (const key of GAUGES) {
-          const typical = Math.round(profile.gauges[key] * (key === 'topics' ? 1 : load));
+        for (const key of this.samplers.gauges) {
+          const typical = Math.round((profile.gauges[key] ?? 0) * (key === TAKEN_ONCE ? 1 : load));
           const live = profile.endGauges?.[key] ?? typical;
           sample[key] = Math.round(live + (typical - live) * fade);
         }
-        for (const key of DELTAS) {
-          const typical = profile.rates[key] * load;
+        for (const key of this.samplers.deltas) {
+          const typical = (profile.rates[key] ?? 0) * load;
           const live = profile.endRates?.[key] ?? typical;
           sample[key] = Math.round((live + (typical - live) * fade) * (step / SECOND));
         }
@@ -209,7 +231,7 @@ export class Monitor {
       if (sample.time_stamp < from) continue;
       const key = floorTo(sample.time_stamp, step);
       const bucket = buckets.get(key);
-      if (bucket) mergeInto(bucket, sample);
+      if (bucket) this.mergeInto(bucket, sample);
       else buckets.set(key, { ...sample, time_stamp: key });
     }
     return buckets;
@@ -245,11 +267,9 @@ export class Monitor {
       }
       const merged: FullSample = { ...present[0] };
       for (const sample of present.slice(1)) {
-        for (const k of SUMMED) merged[k] += sample[k];
-        // The route table is cluster-wide: every node reports the same topics.
-        merged.topics = Math.max(merged.topics, sample.topics);
+        for (const k of [...this.samplers.deltas, ...this.samplers.gauges]) merged[k] = k === TAKEN_ONCE ? Math.max(merged[k], sample[k]) : merged[k] + sample[k];
       }
-      out.push(merged);
+      out.push(node === null ? this.synthetic(merged) : merged);
     }
     return out;
   }
@@ -262,13 +282,20 @@ export class Monitor {
     const [previous, last] = series.samples.slice(-2);
     const latest = last ?? previous;
     const seconds = last && previous ? (last.time_stamp - previous.time_stamp) / SECOND : this.intervalMs / SECOND;
-    const rate = (key: DeltaKey) => (latest ? Math.round(latest[key] / Math.max(seconds, 1)) : 0);
+    const rate = (key: string) => (latest ? Math.round((latest[key] ?? 0) / Math.max(seconds, 1)) : 0);
     return {
-      received_msg_rate: rate('received'),
-      sent_msg_rate: rate('sent'),
-      dropped_msg_rate: rate('dropped'),
-      ...series.source.gauges(),
+      ...Object.fromEntries(this.samplers.deltas.map((key) => [rateName(key), rate(key)])),
+      ...this.gaugesOf(series.source),
     };
+  }
+
+  /** GET /monitor_current of the cluster: the nodes' views added up (`once` taken once). */
+  clusterCurrent(views: readonly Record<string, number>[], once: ReadonlySet<string>): Record<string, number> {
+    const total: Record<string, number> = {};
+    for (const values of views) {
+      for (const [key, value] of Object.entries(values)) total[key] = once.has(key) ? value : (total[key] ?? 0) + value;
+    }
+    return this.synthetic(total);
   }
 
   /** Number of stored samples of a node (for tests and diagnostics). */

@@ -68,9 +68,12 @@ export function structFields(root: string, struct: string, version: EmqxVersion 
   return treeStruct(version, root, struct);
 }
 
-/** The defaults a fresh broker of the release answers for a root (its tree over its config files). */
-export function rootDefaults(root: string, version: EmqxVersion): Obj {
-  return defaultsOf(rootFields(root, version), releaseBase(version, root));
+/**
+ * The defaults a fresh broker of the release answers for a root (its tree over its config files),
+ * or a root as configured (`given`, raw) with the defaults of what it leaves out filled in.
+ */
+export function rootDefaults(root: string, version: EmqxVersion, given: Obj = releaseBase(version, root) as Obj): Obj {
+  return defaultsOf(rootFields(root, version), given);
 }
 
 /** Defaults of a named struct (see structFields). */

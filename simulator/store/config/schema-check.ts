@@ -56,9 +56,14 @@ export function rootType(version: EmqxVersion, root: string): HoconType | undefi
   return field ? typesOf(version).typeOf(field) : undefined;
 }
 
+/** Tree fields of the release as the checker's field types. */
+export function fieldTypes(version: EmqxVersion, fields: TreeField[]): ReturnType<DumpTypes['fieldsOf']> {
+  return typesOf(version).fieldsOf(fields);
+}
+
 /** A named struct below a root (`mqtt_tcp_listener` under `listeners`) as a type. */
 export function structType(version: EmqxVersion, root: string, struct: string): HoconType {
-  return { kind: 'struct', name: struct, fields: typesOf(version).fieldsOf(treeStruct(version, root, struct)) };
+  return { kind: 'struct', name: struct, fields: fieldTypes(version, treeStruct(version, root, struct)) };
 }
 
 /**

@@ -12,6 +12,11 @@ import type { Obj } from '../../rules/values.ts';
 import type { StoreContext } from '../context.ts';
 import type { Codec } from './schema-registry.ts';
 import { rfc3339 } from '../../lib/time.ts';
+import { hoconDuration } from '../../lib/hocon-check/postprocess.ts';
+import { rootDefaults, rootFields } from '../config/config-roots.ts';
+import type { TreeField } from '../config/release-tree.ts';
+import { fieldTypes, refuseInvalid } from '../config/schema-check.ts';
+import type { EmqxVersion } from '../profile.ts';
 
 export interface RepublishArgs {
   topic: string;
@@ -51,17 +56,16 @@ export interface RuleInfo {
   last_modified_at: string;
 }
 
-export interface RuleEngineSettings {
-  ignore_sys_message: boolean;
-  jq_function_default_timeout: string;
-  jq_implementation_module: string;
-}
+/**
+ * PUT /rule_engine as given (raw, as the broker keeps it in its override file): the release's
+ * rule_engine_settings/0 (emqx_rule_engine_schema.erl), `ignore_sys_message` read by the engine.
+ */
+export type RuleEngineSettings = { ignore_sys_message: boolean } & Record<string, unknown>;
 
-export const DEFAULT_RULE_ENGINE: RuleEngineSettings = {
-  ignore_sys_message: true,
-  jq_function_default_timeout: '10s',
-  jq_implementation_module: 'jq_nif',
-};
+/** The settings fields of the release's rule_engine root (its `rules` map is the rules). */
+function settingsFields(version: EmqxVersion): TreeField[] {
+  return rootFields('rule_engine', version).filter((f) => f.text !== 'rules');
+}
 
 const COUNTERS = [
   'matched', 'passed', 'failed', 'failed.exception', 'failed.no_result', 'actions.total', 'actions.success',
@@ -264,14 +268,35 @@ export class Rules {
     return true;
   }
 
+  /** The settings as configured (raw): the release's defaults under what was put. */
   settings(): RuleEngineSettings {
-    return { ...DEFAULT_RULE_ENGINE, ...this.ctx.state.rule_engine };
+    const settings = rootDefaults('rule_engine', this.ctx.profile.version, { ...this.ctx.state.rule_engine });
+    delete settings.rules;
+    return settings as RuleEngineSettings;
   }
 
-  async updateSettings(body: Partial<RuleEngineSettings>): Promise<RuleEngineSettings> {
-    this.ctx.state.rule_engine = { ...this.settings(), ...body };
+  /**
+   * GET and PUT /rule_engine answer the checked config (emqx_rule_engine_api.erl '/rule_engine'/2:
+   * emqx_conf:get([rule_engine]) less `rules`, at v5.5.1 to 6.2.2): durations in milliseconds,
+   * hidden and deprecated fields left out.
+   */
+  settingsAnswer(): Record<string, unknown> {
+    const out: Record<string, unknown> = { ...this.settings() };
+    for (const field of settingsFields(this.ctx.profile.version)) {
+      if (field.hidden || field.deprecated) delete out[field.text];
+      else if (field.type.startsWith('Duration') && typeof out[field.text] === 'string') out[field.text] = hoconDuration(out[field.text] as string) ?? out[field.text];
+    }
+    return out;
+  }
+
+  /** PUT /rule_engine: checked as hocon checks ref(rule_engine) (400 BAD_REQUEST naming every problem). */
+  async updateSettings(body: unknown): Promise<Record<string, unknown>> {
+    const { profile } = this.ctx;
+    const type = { kind: 'struct', name: 'rule_engine', fields: fieldTypes(profile.version, settingsFields(profile.version)) } as const;
+    const checked = refuseInvalid(profile, type, body) as Record<string, unknown>;
+    this.ctx.state.rule_engine = { ...this.ctx.state.rule_engine, ...checked };
     await this.ctx.persist();
-    return this.settings();
+    return this.settingsAnswer();
   }
 
   // ---- metrics ----
@@ -285,9 +310,19 @@ export class Rules {
     return live;
   }
 
+  /**
+   * Node totals that survive a rule's reset or removal (emqx_metrics 'rules.matched',
+   * 'actions.executed' and 'actions.messages' from 5.10, read by emqx_dashboard_monitor.erl
+   * stats/1): a match; an output that ran, succeeded or failed; an output that delivered.
+   */
+  readonly totals = { matched: 0, executed: 0, delivered: 0 };
+
   private count(id: string, ...keys: Counter[]): void {
     const live = this.liveOf(id);
     for (const key of keys) live.counters[key]++;
+    if (keys.includes('matched')) this.totals.matched++;
+    if (keys.includes('actions.success') || keys.includes('actions.failed')) this.totals.executed++;
+    if (keys.includes('actions.success')) this.totals.delivered++;
     if (keys.includes('matched')) {
       const second = Math.floor(this.ctx.clock.now() / 1000);
       live.buckets.set(second, (live.buckets.get(second) ?? 0) + 1);

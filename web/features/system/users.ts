@@ -1,6 +1,7 @@
 /**
  * Management > Users: dashboard users as one declaration (`GET/POST /users`, `PUT/DELETE /users/{username}`,
  * change_pwd). On Enterprise each user has a `role` (RBAC); a viewer may still change their own password.
+ * From 5.9 (capability `scopes`) each user holds scopes, shown in the list and set in the forms.
  */
 import { api } from '../../lib/api.ts';
 import { askSignIn } from '../../lib/reauth.ts';
@@ -9,6 +10,7 @@ import { t } from '../../lib/i18n.ts';
 import { notSameAs, password, reservedUsername, sameAs, usernamePattern } from '../../lib/validators.ts';
 import { has } from '../../lib/broker.ts';
 import { arrayList, type FieldDecl, type ResourceDecl } from '../../ui/resource.ts';
+import { scopesBody, scopesColumn, scopesField } from '../../ui/scopes.ts';
 import './messages.ts';
 
 export interface User {
@@ -17,6 +19,8 @@ export interface User {
   role?: string;
   /** 5.9 on: `none` (never set up), `disabled` or `totp`. */
   mfa?: string;
+  /** 5.9 on: the scopes the user holds, or `unset` for a user made before scopes. */
+  scopes?: string[] | 'unset';
 }
 
 /** Dashboard roles of Enterprise RBAC (emqx_dashboard_rbac). */
@@ -25,10 +29,13 @@ const role: FieldDecl = {
   options: [{ value: 'administrator', label: 'role.administrator' }, { value: 'viewer', label: 'role.viewer' }],
 };
 const roleBody = (v: Record<string, unknown>) => (has('rbac') ? { role: v.role || 'administrator' } : {});
+/** The default administrator (dashboard.default_username) always holds every scope: is_default_admin_modification/3 refuses a list. */
+const DEFAULT_ADMIN = 'admin';
+const scopes = scopesField(true, (v) => v.username !== DEFAULT_ADMIN);
 
 const at = (u: User) => `/users/${encodeURIComponent(u.username)}`;
 /** EMQX refuses to delete its default user and the caller itself; we hide the button there. */
-const deletable = (u: User) => u.username !== 'admin' && u.username !== session.username;
+const deletable = (u: User) => u.username !== DEFAULT_ADMIN && u.username !== session.username;
 
 export const users: ResourceDecl<User> = {
   name: 'users',
@@ -39,6 +46,7 @@ export const users: ResourceDecl<User> = {
     { key: 'username', title: 'users.username' },
     { key: 'role', title: 'common.role', requires: 'rbac', text: (u) => (u.role ? t(`role.${u.role}`) : '—') },
     { key: 'mfa', title: 'users.mfa', requires: 'dashboardMfa', text: (u) => t(u.mfa === 'totp' ? 'users.mfaOn' : 'users.mfaOff') },
+    scopesColumn<User>(true),
     { key: 'description', title: 'users.description' },
   ],
   create: {
@@ -49,18 +57,19 @@ export const users: ResourceDecl<User> = {
       { name: 'password', label: 'users.password', kind: 'password', required: true, rules: [password], help: 'validation.password' },
       { name: 'confirm', label: 'users.confirmPassword', kind: 'password', required: true, rules: [sameAs('password')] },
       role,
+      scopes,
       { name: 'description', label: 'users.description', kind: 'textarea' },
     ],
-    submit: (v) => api.post('/users', { username: v.username, password: v.password, description: v.description, ...roleBody(v) }),
+    submit: (v) => api.post('/users', { username: v.username, password: v.password, description: v.description, ...roleBody(v), ...scopesBody(v) }),
   },
   actions: [
     {
       key: 'edit', label: 'common.edit',
       form: {
         title: 'users.edit', success: 'users.updated',
-        fields: [role, { name: 'description', label: 'users.description', kind: 'textarea' }],
-        initial: (u) => ({ description: u?.description ?? '', role: u?.role ?? 'administrator' }),
-        submit: (v, u) => api.put(at(u!), { description: v.description, ...roleBody(v) }),
+        fields: [role, scopes, { name: 'description', label: 'users.description', kind: 'textarea' }],
+        initial: (u) => ({ username: u?.username, description: u?.description ?? '', role: u?.role ?? 'administrator', scopes: Array.isArray(u?.scopes) ? u.scopes : [] }),
+        submit: (v, u) => api.put(at(u!), { description: v.description, ...roleBody(v), ...(u!.username === DEFAULT_ADMIN ? {} : scopesBody(v)) }),
       },
     },
     {

@@ -10,6 +10,7 @@ import { formatDateTime } from '../../../lib/format.ts';
 import { t } from '../../../lib/i18n.ts';
 import { required, strictNamePattern, type Rule } from '../../../lib/validators.ts';
 import { arrayList, type FieldDecl, type ResourceDecl } from '../../../ui/resource.ts';
+import { scopesBody, scopesColumn, scopesField } from '../../../ui/scopes.ts';
 import { ApiKeyDetail, Expires, Status } from './ApiKeyCells.tsx';
 import './messages.ts';
 
@@ -28,13 +29,6 @@ export interface ApiKey {
   scopes?: string[] | 'unset';
 }
 
-/** The scopes an API key may hold (emqx_api_key_scopes.hrl at e5.10.4 and 6.2.2, GET /api_key_scopes). */
-export const API_KEY_SCOPES = ['connections', 'publish', 'data_integration', 'access_control', 'gateways', 'monitoring', 'cluster_operations', 'system', 'audit', 'license'];
-const knownScopes = (v: unknown) => {
-  const unknown = (Array.isArray(v) ? v : []).filter((s) => !API_KEY_SCOPES.includes(String(s)));
-  return unknown.length ? t('apiKeys.unknownScope', { scopes: unknown.join(', ') }) : undefined;
-};
-
 export type CreatedKey = ApiKey & { api_secret: string };
 
 const at = (k: ApiKey) => `/api_key/${encodeURIComponent(k.name)}`;
@@ -51,11 +45,9 @@ const common: FieldDecl[] = [
   { name: 'enable', label: 'apiKeys.enable', kind: 'switch' },
   { name: 'role', label: 'common.role', kind: 'select', requires: 'rbac',
     options: ['administrator', 'viewer', 'publisher'].map((value) => ({ value, label: `role.${value}` })) },
-  { name: 'scopes', label: 'apiKeys.scopes', kind: 'list', requires: 'scopes', rules: [knownScopes], help: 'apiKeys.scopesHelp' },
+  scopesField(),
   { name: 'desc', label: 'apiKeys.desc', kind: 'textarea' },
 ];
-/** An empty list sends nothing: the role's scopes on create, the kept ones on edit (emqx_mgmt_api_api_keys.erl). */
-const scopesBody = (v: Record<string, unknown>) => (has('scopes') && Array.isArray(v.scopes) && v.scopes.length ? { scopes: v.scopes.map(String) } : {});
 const body = (v: Record<string, unknown>) =>
   ({ desc: String(v.desc ?? ''), enable: Boolean(v.enable), expired_at: never(v) ? 'infinity' : String(v.expired_at), ...(has('rbac') ? { role: v.role || 'administrator' } : {}), ...scopesBody(v) });
 
@@ -75,7 +67,7 @@ export function declareApiKeys(onCreated: (key: CreatedKey) => void): ResourceDe
       { key: 'expired_at', title: 'apiKeys.expiredAt', text: (k) => <Expires apiKey={k} /> },
       { key: 'created_at', title: 'apiKeys.createdAt', text: (k) => <span class="nowrap">{formatDateTime(k.created_at)}</span> },
       { key: 'role', title: 'common.role', requires: 'rbac', text: (k) => (k.role ? t(`role.${k.role}`) : '—') },
-      { key: 'scopes', title: 'apiKeys.scopes', requires: 'scopes', text: (k) => (Array.isArray(k.scopes) ? k.scopes.join(', ') || '—' : t('apiKeys.scopesAll')) },
+      scopesColumn<ApiKey>(),
       { key: 'desc', title: 'apiKeys.desc', optional: true },
     ],
     createLabel: 'apiKeys.create',

@@ -13,13 +13,6 @@ export const messages = defineMessages({
   'apiKeys.expired': { zh: '已过期', en: 'Expired' },
   'apiKeys.createdAt': { zh: '创建时间', en: 'Created At' },
   'apiKeys.desc': { zh: '描述', en: 'Description' },
-  'apiKeys.scopes': { zh: '权限范围', en: 'Scopes' },
-  'apiKeys.scopesAll': { zh: '全部（创建于权限范围之前）', en: 'All (made before scopes)' },
-  'apiKeys.scopesHelp': {
-    zh: '每行一个：connections、publish、data_integration、access_control、gateways、monitoring、cluster_operations、system、audit、license。留空则使用角色的默认范围。',
-    en: 'One per line: connections, publish, data_integration, access_control, gateways, monitoring, cluster_operations, system, audit, license. Empty: the role\'s default scopes.',
-  },
-  'apiKeys.unknownScope': { zh: '未知的权限范围：{{scopes}}', en: 'Unknown scopes: {{scopes}}' },
   'apiKeys.pastExpiry': { zh: '到期时间必须晚于当前时间', en: 'The expiry must be later than now' },
   'apiKeys.create': { zh: '创建 API 密钥', en: 'Create API Key' },
   'apiKeys.edit': { zh: '编辑 API 密钥', en: 'Edit API Key' },
