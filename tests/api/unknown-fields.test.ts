@@ -46,7 +46,7 @@ const get = async (app: FastifyInstance, token: string, url: string): Promise<an
 
 /** The config roots, sent back as GET answers them. */
 const CONFIG_PUTS = ['/configs/sys_topics', '/configs/log', '/configs/dashboard', '/configs/alarm', '/configs/sysmon', '/configs/limiter', '/configs/broker',
-  '/configs/file_transfer', '/file_transfer', '/mqtt/retainer', '/prometheus', '/opentelemetry'];
+  '/configs/file_transfer', '/file_transfer', '/mqtt/retainer', '/prometheus', '/opentelemetry', '/rule_engine'];
 
 const RULES = '/authorization/sources/built_in_database/rules';
 const AVRO = { type: 'avro', source: JSON.stringify({ type: 'record', name: 'P', fields: [] }) };
