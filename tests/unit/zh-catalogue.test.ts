@@ -102,7 +102,9 @@ test('every call of the console that the build splits comes back with the texts 
 });
 
 test('texts registered before the catalogue arrives get their Chinese with it, later ones at once; English loads nothing', async () => {
-  const { defineMessages, loadCatalogue, setLocale, t } = await import('../../web/lib/i18n.ts');
+  // A module of its own: a console test before this one may have loaded the catalogue already.
+  const own = '../../web/lib/i18n.ts?catalogue-test';
+  const { defineMessages, loadCatalogue, setLocale, t } = (await import(own)) as typeof import('../../web/lib/i18n.ts');
   type Split = Parameters<typeof defineMessages>[0];
   let loads = 0;
   const load = async () => {
