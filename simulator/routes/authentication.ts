@@ -15,6 +15,15 @@ const userParams = {
   properties: { id: { type: 'string', minLength: 1, maxLength: 256 }, user_id: { type: 'string', minLength: 1, maxLength: 1024 } },
 } as const;
 const object = { type: 'object' } as const;
+// emqx_authn_api.erl fields(request_user_create) and fields(request_user_update) (v5.5.1 to 6.2.2):
+// user_id (create only), password, is_superuser, and from 6.0 `namespace` (store/profile.ts
+// FIELDS refuses it before); emqx_dashboard_swagger.erl check_request_body/5 checks the body as one
+// struct, so any other field is refused as hocon's unknown_fields.
+const userUpdate = { password: {}, is_superuser: {}, namespace: {} } as const;
+const userUpdateBody = { type: 'object', additionalProperties: false, properties: userUpdate } as const;
+const userCreateBody = { type: 'object', additionalProperties: false, properties: { user_id: {}, ...userUpdate } } as const;
+// emqx_authn_api.erl fields(request_authn_order) (v5.8.9 to 6.2.2): an array of `{id}`.
+const orderBody = { type: 'array', items: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string' } } } } as const;
 // A multipart file upload, or a JSON array of users.
 const importSchema = {
   consumes: ['multipart/form-data', 'application/json'],
@@ -37,7 +46,7 @@ export default async function authentication(app: FastifyInstance): Promise<void
 
   app.post<{ Body: Json }>('/authentication', { schema: { body: object } }, async (request) => store.authn.create(request.body));
 
-  app.put<{ Body: unknown }>('/authentication/order', { schema: { body: { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } } } }, async (request, reply) => {
+  app.put<{ Body: unknown }>('/authentication/order', { schema: { body: orderBody } }, async (request, reply) => {
     await store.authn.order((request.body as { id: string }[]).map((e) => e.id));
     return reply.code(204).send();
   });
@@ -71,14 +80,14 @@ export default async function authentication(app: FastifyInstance): Promise<void
     },
   }, async (request) => store.authn.listUsers(id(request.params), request.query, namespaceOf(store, request)));
 
-  app.post<{ Params: { id: string }; Body: Json }>('/authentication/:id/users', { schema: { params: idParams, body: object } }, async (request, reply) => {
+  app.post<{ Params: { id: string }; Body: Json }>('/authentication/:id/users', { schema: { params: idParams, body: userCreateBody } }, async (request, reply) => {
     return reply.code(201).send(await store.authn.addUser(id(request.params), request.body, namespaceOf(store, request)));
   });
 
   app.get<{ Params: { id: string; user_id: string } }>('/authentication/:id/users/:user_id', { schema: { params: userParams } },
     async (request) => store.authn.getUser(id(request.params), request.params.user_id, namespaceOf(store, request)));
 
-  app.put<{ Params: { id: string; user_id: string }; Body: Json }>('/authentication/:id/users/:user_id', { schema: { params: userParams, body: object } },
+  app.put<{ Params: { id: string; user_id: string }; Body: Json }>('/authentication/:id/users/:user_id', { schema: { params: userParams, body: userUpdateBody } },
     async (request) => store.authn.updateUser(id(request.params), request.params.user_id, request.body, namespaceOf(store, request)));
 
   app.delete<{ Params: { id: string; user_id: string } }>('/authentication/:id/users/:user_id', { schema: { params: userParams } }, async (request, reply) => {

@@ -314,8 +314,10 @@ export default async function configs(app: FastifyInstance): Promise<void> {
     return null;
   };
 
+  // emqx_mgmt_api_cluster.erl schema("/cluster/:node/invite") (v5.5.1 to 6.2.2): the body is
+  // hoconsc:ref(timeout), a struct of `timeout` alone.
   app.put<{ Params: { node: string }; Body: { timeout?: number } }>('/cluster/:node/invite', {
-    schema: { params: nodeParams, body: { type: 'object', properties: { timeout: { type: 'integer', minimum: 0 } } } },
+    schema: { params: nodeParams, body: { type: 'object', additionalProperties: false, properties: { timeout: { type: 'integer', minimum: 0 } } } },
   }, async (request, reply) => {
     const { node } = request.params;
     const timeout = request.body?.timeout;

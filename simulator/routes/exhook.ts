@@ -78,8 +78,9 @@ export default async function exhook(app: FastifyInstance): Promise<void> {
   app.get<{ Params: NameParams }>('/exhooks/:name/hooks', { schema: { params: nameParams, response: { 200: { type: 'array', items: hook } } } },
     async (request) => exhooks.hooks(request.params.name));
 
+  // emqx_exhook_api.erl fields(move_req) (v5.5.1 to 6.2.2): `position` alone.
   app.post<{ Params: NameParams; Body: { position: string } }>('/exhooks/:name/move', {
-    schema: { params: nameParams, body: { type: 'object', required: ['position'], properties: { position: { type: 'string', maxLength: 300 } } } },
+    schema: { params: nameParams, body: { type: 'object', required: ['position'], additionalProperties: false, properties: { position: { type: 'string', maxLength: 300 } } } },
   }, async (request, reply) => {
     await exhooks.move(request.params.name, request.body.position);
     return reply.code(204).send();

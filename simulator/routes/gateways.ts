@@ -5,6 +5,8 @@ import { apiError } from '../plugins/errors.ts';
 import { uploadPlugin, uploadedFile } from '../plugins/upload.ts';
 import { parseUserFile } from '../store/access/authn.ts';
 import { GATEWAY_NAMES } from '../store/config/gateways.ts';
+import { treeRoot } from '../store/config/release-tree.ts';
+import { entryFields, refuseUnknownFields, unionMember } from '../store/config/schema-check.ts';
 import { pageQueryProperties, type PageQuery } from '../store/pagination.ts';
 
 type Conf = Record<string, any>;
@@ -62,6 +64,29 @@ const clientQuery = {
   },
 } as const;
 
+/**
+ * hocon's unknown-field check of a gateway listener body: emqx_gateway_api.erl listener_schema/0
+ * (v5.5.1 to 6.2.2) picks the struct of the body's `type` (or the id's), `id`, `type`, `name` and
+ * `running` beside emqx_gateway_schema.erl's listener fields, which the release's config tree has
+ * under gateway.<name>.listeners.<type> (`enable` and `authentication` there are left out of the 5.8+ dumps).
+ */
+function refuseUnknownListenerFields(version: Parameters<typeof entryFields>[0], gateway: string, body: Conf, id?: string): void {
+  const type = typeof body.type === 'string' ? body.type : id?.split(':')[1];
+  const listeners = entryFields(version, 'gateway', gateway)?.find((f) => f.text === 'listeners')?.refs?.[0]?.fields;
+  const fields = listeners?.find((f) => f.text === type)?.refs?.[0]?.fields;
+  if (fields) refuseUnknownFields(fields, body, ['id', 'type', 'name', 'running', 'enable', 'authentication']);
+}
+
+/**
+ * The same for a gateway authenticator: emqx_gateway_api_authn.erl schema_authn/0 (v5.5.1 to 6.2.2),
+ * emqx_authn_schema.erl authenticator_type_without/1, the member of the release's `authentication`
+ * union that the body's mechanism and backend pick.
+ */
+function refuseUnknownAuthnFields(version: Parameters<typeof entryFields>[0], body: Conf): void {
+  const member = unionMember(treeRoot(version, 'authentication'), body, ['mechanism', 'backend']);
+  if (member) refuseUnknownFields(member, body, ['enable']);
+}
+
 export default async function gateways(app: FastifyInstance): Promise<void> {
   const { store } = app;
   const gw = store.gateways;
@@ -112,11 +137,17 @@ export default async function gateways(app: FastifyInstance): Promise<void> {
   app.get<{ Params: GwParams }>('/gateways/:name/listeners', { schema: { params: gwParams, response: { 200: { type: 'array', items: anyObject } } } },
     async (request) => gw.listListeners(request.params.name));
   app.post<{ Params: GwParams; Body: Conf }>('/gateways/:name/listeners', { schema: { params: gwParams, body: anyObject, response: { 201: listenerView } } },
-    async (request, reply) => reply.code(201).send(await gw.createListener(request.params.name, request.body)));
+    async (request, reply) => {
+      refuseUnknownListenerFields(store.profile.version, request.params.name, request.body);
+      return reply.code(201).send(await gw.createListener(request.params.name, request.body));
+    });
   app.get<{ Params: ListenerParams }>('/gateways/:name/listeners/:id', { schema: { params: listenerParams, response: { 200: listenerView } } },
     async (request) => gw.getListener(request.params.name, request.params.id));
   app.put<{ Params: ListenerParams; Body: Conf }>('/gateways/:name/listeners/:id', { schema: { params: listenerParams, body: anyObject, response: { 200: listenerView } } },
-    async (request) => gw.updateListener(request.params.name, request.params.id, request.body));
+    async (request) => {
+      refuseUnknownListenerFields(store.profile.version, request.params.name, request.body, request.params.id);
+      return gw.updateListener(request.params.name, request.params.id, request.body);
+    });
   app.delete<{ Params: ListenerParams }>('/gateways/:name/listeners/:id', { schema: { params: listenerParams } }, async (request, reply) => {
     await gw.removeListener(request.params.name, request.params.id);
     return reply.code(204).send();
@@ -130,9 +161,15 @@ export default async function gateways(app: FastifyInstance): Promise<void> {
       return auth ? auth : reply.code(204).send();
     });
     app.post<{ Params: P; Body: Conf }>(`${prefix}/authentication`, { schema: { params, body: anyObject, response: { 201: anyObject } } },
-      async (request, reply) => reply.code(201).send(await gw.createAuth(request.params.name, request.body, request.params.id)));
+      async (request, reply) => {
+        refuseUnknownAuthnFields(store.profile.version, request.body);
+        return reply.code(201).send(await gw.createAuth(request.params.name, request.body, request.params.id));
+      });
     app.put<{ Params: P; Body: Conf }>(`${prefix}/authentication`, { schema: { params, body: anyObject, response: { 200: anyObject } } },
-      async (request) => gw.updateAuth(request.params.name, request.body, request.params.id));
+      async (request) => {
+        refuseUnknownAuthnFields(store.profile.version, request.body);
+        return gw.updateAuth(request.params.name, request.body, request.params.id);
+      });
     app.delete<{ Params: P }>(`${prefix}/authentication`, { schema: { params } }, async (request, reply) => {
       await gw.removeAuth(request.params.name, request.params.id);
       return reply.code(204).send();
@@ -205,12 +242,14 @@ export default async function gateways(app: FastifyInstance): Promise<void> {
   app.post<{ Params: ClientParams; Body: Conf }>('/gateways/:name/clients/:clientid/subscriptions', {
     schema: {
       params: clientParams,
+      // emqx_gateway_api_clients.erl fields(subscription) and fields(extra_sub_props) (v5.5.1 to 6.2.2).
       body: {
         type: 'object',
+        additionalProperties: false,
         properties: {
           topic: { type: 'string', minLength: 1, maxLength: 65535 }, qos: { type: 'integer', minimum: 0, maximum: 2 },
           nl: { type: 'integer', minimum: 0, maximum: 1 }, rap: { type: 'integer', minimum: 0, maximum: 1 }, rh: { type: 'integer', minimum: 0, maximum: 2 },
-          sub_props: { type: 'object', properties: { subid: { type: 'string' } } },
+          sub_props: { type: 'object', additionalProperties: false, properties: { subid: { type: 'string' } } },
         },
       },
       response: { 201: subscription },

@@ -15,8 +15,12 @@ export default async function license(app: FastifyInstance): Promise<void> {
 
   app.get('/license', async () => store.license.info());
 
+  // emqx_license_http_api.erl fields(key_license) (e5.5.1 to 6.2.2): `key` alone, checked as a
+  // struct (hoconsc:ref). PUT /license/setting is not closed: its requestBody is setting(), a bare
+  // field list, which emqx_dashboard_swagger.erl check_request_body/5 checks field by field and so
+  // takes any other field.
   app.post<{ Body: { key?: string } }>('/license', {
-    schema: { body: { type: 'object', properties: { key: { type: 'string', maxLength: 65536 } } } },
+    schema: { body: { type: 'object', additionalProperties: false, properties: { key: { type: 'string', maxLength: 65536 } } } },
   }, async (request) => {
     const { key } = request.body;
     if (key === undefined) throw apiError(400, 'BAD_REQUEST', 'Invalid request params');

@@ -32,9 +32,11 @@ const plugin = {
     readme: { type: 'string' },
   },
 } as const;
+// emqx_mgmt_api_plugins.erl fields(position) (v5.5.1 to 6.2.2): `position` alone.
 const positionBody = {
   type: 'object',
   required: ['position'],
+  additionalProperties: false,
   properties: { position: { type: 'string', maxLength: 300 } },
 } as const;
 

@@ -74,9 +74,11 @@ const listQuery = {
   },
 } as const;
 
+// emqx_rule_api_schema.erl fields("rule_test") (v5.5.1 to 6.2.2): `context` and `sql`.
 const testBody = {
   type: 'object',
   required: ['sql', 'context'],
+  additionalProperties: false,
   properties: { sql: { type: 'string', maxLength: 1048576 }, context: { type: 'object' } },
 } as const;
 

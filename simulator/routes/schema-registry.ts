@@ -2,6 +2,7 @@
 // schemas compiled on create/update (400 with the compiler's reason), 201 on create, deletion
 // refused while a rule's SQL still calls the schema, and the Confluent registries by name.
 import type { FastifyInstance } from 'fastify';
+import { refuseUnknownFields, rootField, unionMember } from '../store/config/schema-check.ts';
 import { SCHEMA_TYPES, type ExternalRegistry, type SchemaType } from '../store/integration/schema-registry.ts';
 
 const schemaProperties = {
@@ -38,19 +39,34 @@ function rulesUsing(sqls: { id: string; sql: string }[], name: string): string[]
 export default async function schemaRegistry(app: FastifyInstance): Promise<void> {
   const { store } = app;
   const registry = store.schemaRegistry;
+  // emqx_schema_registry_schema.erl api_schema/1 (v5.5.1 to 6.2.2): the union member of the body's
+  // `type` among the release's schema structs (schema_registry.schemas of its config tree), with
+  // `name` on POST ("post_" ++ Type); emqx_schema_registry_http_api.erl schema("/schema_registry_external/registry/:name")
+  // (e5.8.9 to 6.2.2): external_registry_type(), the confluent struct. A type the release lacks is
+  // left to the store's own check.
+  const refuseUnknown = (root: 'schemas' | 'external', body: Record<string, unknown>, extra: string[] = []) => {
+    const member = unionMember(rootField(store.profile.version, 'schema_registry', root), root === 'external' ? { type: 'confluent', ...body } : body, ['type']);
+    if (member) refuseUnknownFields(member, body, extra);
+  };
   store.rules.schemas = (name) => registry.codec(name);
 
   app.get('/schema_registry', async () => registry.list());
 
   app.post<{ Body: SchemaBody }>('/schema_registry', {
     schema: { body: { type: 'object', required: ['name', 'type', 'source'], properties: { name: { type: 'string', maxLength: 1024 }, ...schemaProperties } } },
-  }, async (request, reply) => reply.code(201).send(await registry.create(request.body)));
+  }, async (request, reply) => {
+    refuseUnknown('schemas', request.body, ['name']);
+    return reply.code(201).send(await registry.create(request.body));
+  });
 
   app.get<{ Params: { name: string } }>('/schema_registry/:name', { schema: { params: nameParams } }, async (request) => registry.get(request.params.name));
 
   app.put<{ Params: { name: string }; Body: Omit<SchemaBody, 'name'> }>('/schema_registry/:name', {
     schema: { params: nameParams, body: { type: 'object', required: ['type', 'source'], properties: { name: { type: 'string', maxLength: 1024 }, ...schemaProperties } } },
-  }, async (request) => registry.update(request.params.name, request.body));
+  }, async (request) => {
+    refuseUnknown('schemas', request.body);
+    return registry.update(request.params.name, request.body);
+  });
 
   app.delete<{ Params: { name: string } }>('/schema_registry/:name', { schema: { params: nameParams } }, async (request, reply) => {
     await registry.remove(request.params.name, rulesUsing(store.rules.list(), request.params.name));
@@ -67,7 +83,10 @@ export default async function schemaRegistry(app: FastifyInstance): Promise<void
 
   app.put<{ Params: { name: string }; Body: Partial<ExternalRegistry> }>('/schema_registry_external/registry/:name', {
     schema: { params: nameParams, body: { type: 'object', required: ['url'], properties: externalProperties } },
-  }, async (request) => registry.updateExternal(request.params.name, request.body));
+  }, async (request) => {
+    refuseUnknown('external', request.body);
+    return registry.updateExternal(request.params.name, request.body);
+  });
 
   app.delete<{ Params: { name: string } }>('/schema_registry_external/registry/:name', { schema: { params: nameParams } }, async (request, reply) => {
     await registry.removeExternal(request.params.name);

@@ -202,6 +202,9 @@ const ACTION_PATHS = ['/actions', '/actions/:id', '/sources', '/sources/:id'];
 const RULE_PATHS = ['/rules', '/rules/:id'];
 const AUTHN_PATHS = ['/authentication', '/authentication/:id'];
 const AUTHZ_PATHS = ['/authorization/sources', '/authorization/sources/:type'];
+const AUTHZ_RULES = '/authorization/sources/built_in_database/rules';
+const AUTHZ_RULE_PATHS = [`${AUTHZ_RULES}/users`, `${AUTHZ_RULES}/users/:name`, `${AUTHZ_RULES}/clients`, `${AUTHZ_RULES}/clients/:name`, `${AUTHZ_RULES}/all`];
+const RULE_CONDITIONS = ['clientid_re', 'username_re', 'zone', 'zone_re', 'listener', 'listener_re', 'ipaddr'];
 
 export const FIELDS: readonly FieldRow[] = [
   // emqx_bridge_v2_api.erl: format_bridge_info adds `rules` (5.8.0), created/modified times (5.8.5).
@@ -254,6 +257,10 @@ export const FIELDS: readonly FieldRow[] = [
   // emqx_connector_api.erl at 6.2.2: every rule, connector, action and source names its namespace.
   { paths: RULE_PATHS, fields: ['data/[]/namespace', 'namespace'], since: '6.0.0' },
   { paths: [...ACTION_PATHS, '/connectors', '/connectors/:id'], fields: ['[]/namespace', 'namespace'], since: '6.0.0' },
+  // emqx_authn_api.erl fields(request_user_update) at 6.2.2 (absent at e5.10.4): a user's `namespace`.
+  { paths: ['/authentication/:id/users', '/authentication/:id/users/:user_id'], fields: ['namespace'], since: '6.0.0' },
+  // emqx_authz_api_mnesia.erl fields(rule_item) at e5.10.4 (absent at e5.8.9): the rule conditions.
+  { paths: AUTHZ_RULE_PATHS, fields: RULE_CONDITIONS.flatMap((f) => [`[]/rules/[]/${f}`, `rules/[]/${f}`]), since: '5.9.0' },
   // emqx_bridge_http_schema.erl at 6.2.2: the http action lost `local_topic` and
   // `parameters.request_timeout` (both in its fields("http_action") at e5.10.4).
   { paths: ['/actions', '/actions/:id'], fields: ['local_topic', 'parameters/request_timeout'], until: '6.0.0', type: 'http' },
