@@ -6,5 +6,5 @@ export default async function schemas(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { name: SchemaName } }>('/schemas/:name', {
     config: { public: true },
     schema: { params: { type: 'object', properties: { name: { type: 'string', enum: SCHEMA_NAMES } }, required: ['name'] } },
-  }, async (request, reply) => reply.type('application/json; charset=utf-8').send(schemaDocument(request.params.name, app.store.profile.version)));
+  }, async (request, reply) => reply.type('application/json; charset=utf-8').send(schemaDocument(request.params.name)));
 }

@@ -2,8 +2,6 @@
 // generated once from the config-schema reference and kept in memory. Component keys follow the
 // broker's convention `<namespace>.<struct>`, with the per-type exceptions the dashboard relies on.
 import { readFileSync } from 'node:fs';
-import { releaseTree, type TreeField } from '../store/config/release-tree.ts';
-import type { EmqxVersion } from '../store/profile.ts';
 import { SchemaBuilder, type ObjectSchema, type Prop, type RefField } from './convert.ts';
 
 const FIXTURE = new URL('../../fixtures/emqx-5.5-config-schema.json', import.meta.url);
@@ -57,14 +55,6 @@ const DEPRECATED_CONNECTOR_FIELDS: Record<string, readonly string[]> = {
   mqtt: ['mode', 'reconnect_interval'],
 };
 
-/**
- * `enable`, first of the common fields of every connector, action and source
- * (emqx_connector_schema.erl and emqx_bridge_v2_schema.erl common_fields/0 at e5.8.9 and 6.2.2):
- * `importance => ?IMPORTANCE_NO_DOC`, so in /schemas (emqx_dashboard_swagger.erl is_hidden/1 keeps
- * NO_DOC fields) but not in the 5.8 and 6.2 dumps; the 5.5 dump has it.
- */
-const ENABLE: RefField = { text: 'enable', type: 'Boolean', default: 'true' };
-
 /** `<ns>.<method>_<kind>`, or `<ns>.<method>[_variant]` for the `ns:variant` exceptions. */
 function keyOf(table: Record<string, string>, type: string, method: string, kind: string): string {
   const entry = table[type] ?? `bridge_${type}`;
@@ -95,9 +85,8 @@ const STATUS: Record<string, Prop> = {
  */
 function typedComponents(builder: SchemaBuilder, root: RefField | undefined, table: Record<string, string>, kind: string): Prop[] {
   const gets: Prop[] = [];
-  for (const { type, fields: given } of typesOf(root)) {
+  for (const { type, fields: all } of typesOf(root)) {
     const hidden = kind === 'connector' ? DEPRECATED_CONNECTOR_FIELDS[type] ?? [] : [];
-    const all = given.some((f) => f.text === 'enable') ? given : [ENABLE, ...given];
     const fields = all.filter((f) => !hidden.includes(f.text));
     const ns = keyOf(table, type, 'get', kind).split('.')[0];
     const named = { type: enumOf(type), name: { type: 'string' } };
@@ -149,38 +138,13 @@ function build(name: SchemaName, fields: RefField[]): SchemaDocument {
   return { info: { title: TITLES[name], version: '0.2.0' }, paths, components: { schemas: builder.schemas } };
 }
 
-/**
- * A release tree as the documents see it: emqx_dashboard_swagger leaves out hidden fields
- * (`importance => ?IMPORTANCE_HIDDEN`) and deprecated ones. Structs shared in the tree stay shared.
- */
-function visible(fields: readonly TreeField[], seen = new Map<readonly TreeField[], RefField[]>()): RefField[] {
-  const known = seen.get(fields);
-  if (known) return known;
-  const out: RefField[] = [];
-  seen.set(fields, out);
-  for (const f of fields) {
-    if (f.hidden || f.deprecated) continue;
-    out.push({ text: f.text, type: f.type, ...(f.default === undefined ? {} : { default: f.default }),
-      ...(f.refs ? { refs: f.refs.map((r) => ({ text: r.text, hash: '', fields: visible(r.fields, seen) })) } : {}) });
-  }
-  return out;
-}
+let cache: Map<SchemaName, string> | undefined;
 
-const cache = new Map<string, string>();
-
-/**
- * The serialized document of a release, built on first use and kept. The connector, action,
- * source and bridge documents come from the release's own tree (fixtures/profiles/<version>), so a
- * form offers only what that release takes (the 6.x http action has no local_topic nor
- * parameters.request_timeout). hotconf and the v1 bridges (absent from the 5.8 and 6.2 dumps) come
- * from the 5.5 reference for every release.
- */
-export function schemaDocument(name: SchemaName, version: EmqxVersion = '5.5.1'): string {
-  const key = name === 'hotconf' || name === 'bridges' ? name : `${version}:${name}`;
-  let doc = cache.get(key);
-  if (doc === undefined) {
-    doc = JSON.stringify(build(name, name === 'hotconf' || name === 'bridges' ? loadReference() : visible(releaseTree(version))));
-    cache.set(key, doc);
+/** The serialized document (built for all four names on first use, then kept). */
+export function schemaDocument(name: SchemaName): string {
+  if (!cache) {
+    const fields = loadReference();
+    cache = new Map(SCHEMA_NAMES.map((n) => [n, JSON.stringify(build(n, fields))]));
   }
-  return doc;
+  return cache.get(name)!;
 }

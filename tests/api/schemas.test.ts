@@ -3,7 +3,6 @@
 import type { FastifyInstance } from 'fastify';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PROFILES } from '../../simulator/store/profile.ts';
 import { api, buildTestApp } from '../helpers/simulator.ts';
 
 let app: FastifyInstance;
@@ -90,29 +89,5 @@ test('a secret is a password-format string and maps keep their key name', async 
   assert.equal(connectors['bridge_mysql.post_connector'].properties.password, { type: 'string', format: 'password' });
   assert.equal(connectors['bridge_http.post_connector'].properties.headers.type, 'object');
 });
-
-// The connector, action and source documents are the release's own (its tree, less hidden fields):
-// emqx_bridge_http_schema.erl at 6.2.2 has no parameters.request_timeout nor local_topic in the
-// http action; e5.8.9 still has request_timeout; `enable` (NO_DOC) is in every release's document.
-for (const { version, edition } of PROFILES) {
-  test(`${version}-${edition}: /schemas/actions and /schemas/connectors follow the release`, async () => {
-    const own = await buildTestApp({ emqxVersion: version, edition });
-    const get = async (name: string) => (await api(own, 'GET', `/api/v5/schemas/${name}`)).json().components.schemas;
-    const actions = await get('actions');
-    const post = actions['bridge_http.post_bridge_v2'].properties;
-    assert.ok(post.enable && post.connector && post.parameters, version);
-    assert.not.ok(post.local_topic, `${version}: no local_topic in the http action`);
-    const params = Object.keys(actions['bridge_http.parameters_opts'].properties);
-    assert.is(params.includes('request_timeout'), version.startsWith('5.5') || version.startsWith('5.8'), `${version}: request_timeout ${params}`);
-    // emqx_bridge_mongodb.erl fields(action_resource_opts): batch_size and batch_time are hidden.
-    const mongo = actions['bridge_mongodb.action_resource_opts'];
-    if (mongo) assert.not.ok('batch_size' in mongo.properties || 'batch_time' in mongo.properties, `${version}: hidden fields stay out`);
-    const connectors = await get('connectors');
-    const http = connectors['bridge_http.post_connector'].properties;
-    assert.ok(http.enable && http.url, version);
-    assert.is('max_inactive' in http, version === '6.2.2', `${version}: max_inactive`);
-    await own.close();
-  });
-}
 
 test.run();
