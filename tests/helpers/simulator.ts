@@ -36,11 +36,25 @@ export function manualClock(startMs = Date.UTC(2026, 0, 1, 8, 0, 0)): ManualCloc
 }
 
 /**
+ * Node 1's memory in apps that tests build in this process, unless a test gives its own reading:
+ * the resident set of a test process that has run many suites can pass the 1 GiB watermark and
+ * raise `high_process_memory_usage`, an alarm no test asked for.
+ */
+const QUIET_MEMORY = () => 64 * 1024 ** 2;
+
+/**
  * A fresh in-memory app with the empty seed, for `inject()` tests; options override. The monitor
  * samples when /monitor* is read (no timer), so tests drive it with their clock.
  */
 export function buildTestApp(options: SimOptions = {}): Promise<FastifyInstance> {
-  return buildApp({ dataDir: null, seed: 'empty', staticDir: path.join(REPO_ROOT, 'tests', 'no-static-dir'), sampleTimer: false, ...options });
+  return buildApp({
+    dataDir: null,
+    seed: 'empty',
+    staticDir: path.join(REPO_ROOT, 'tests', 'no-static-dir'),
+    sampleTimer: false,
+    memoryUsage: QUIET_MEMORY,
+    ...options,
+  });
 }
 
 /** `app.inject()` with an optional Bearer token and JSON body. */
@@ -68,14 +82,14 @@ export interface StartSimulatorOptions extends Omit<StartFlags, 'host' | 'httpPo
 
 /**
  * Starts the simulator in this process on free ports (memory only and empty seed unless told;
- * no sampler timer, as in buildTestApp).
+ * no sampler timer and a fixed memory reading, as in buildTestApp).
  */
 export async function startSimulator(opts: StartSimulatorOptions = {}): Promise<RunningSimulator> {
   const started = await start({
     dataDir: null,
     seed: 'empty',
     ...opts,
-    app: { sampleTimer: false, ...opts.app },
+    app: { sampleTimer: false, memoryUsage: QUIET_MEMORY, ...opts.app },
     host: '127.0.0.1',
     httpPort: 0,
     mqttPort: 0,
