@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { probeMqtt } from '../connectors/mqtt.ts';
 import { probeConfig } from '../connectors/probe.ts';
 import { apiError } from '../plugins/errors.ts';
+import { entryFields, refuseUnknownFields } from '../store/config/schema-check.ts';
 import { CATALOGUE_CONNECTORS, typeFields, type ConnectorRecord, type Json } from '../store/integration/connectors.ts';
 import { inNamespace, listedScopes, namespaceOf, scopeOf } from './namespace.ts';
 
@@ -84,12 +85,18 @@ export default async function connectors(app: FastifyInstance): Promise<void> {
     });
 
   // emqx_bridge_api.erl '/bridges_probe': a dry run of a v1 bridge (its connector and action in
-  // one body): 204 when the target answers, 400 TEST_FAILED with the reason otherwise.
+  // one body): 204 when the target answers, 400 TEST_FAILED with the reason otherwise. The body is
+  // checked first (filter_check_request_and_translate_body/2 against
+  // emqx_bridge_schema:post_request/0), so a field the type's v1 struct in the release's `bridges`
+  // root lacks is a 400 BAD_REQUEST unknown_fields (emqx_bridge_http_schema.erl old_type_field/0
+  // takes `http` for `webhook`).
   app.post<{ Body: Json }>('/bridges_probe', { schema: { body: createBody } }, async (request, reply) => {
     const { type: v1Type, name: _name, ...config } = request.body;
     const type = v1Type === 'webhook' ? 'http' : String(v1Type);
     const known = typeFields('connectors', type) !== null || CATALOGUE_CONNECTORS.includes(type);
     if (!known || !store.profile.hasBridgeType(type)) throw apiError(400, 'BAD_REQUEST', `Invalid bridge type: ${String(v1Type)}`);
+    const v1Struct = entryFields(store.profile.version, 'bridges', type === 'http' ? 'webhook' : type);
+    if (v1Struct) refuseUnknownFields(v1Struct, config);
     const health = type === 'mqtt' ? await probeMqtt(config) : await probeConfig(type, config);
     if (health.status !== 'connected') throw apiError(400, 'TEST_FAILED', health.reason ?? 'unreachable');
     return reply.code(204).send();

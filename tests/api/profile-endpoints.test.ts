@@ -276,6 +276,42 @@ test('bridges_probe: 204 while the target port listens, 400 TEST_FAILED once it 
   });
 });
 
+test('bridges_probe: each release checks the v1 struct of the type, with the fields 5.8 added to the MQTT bridge', async () => {
+  const mqtt = { type: 'mqtt', name: 'probe', server: '127.0.0.1:9', connect_timeout: '1s', static_clientids: [] };
+  for (const version of ['5.5.1', '5.8.9', '5.10.4'] as const) {
+    await withApp([version, 'ee'], async (app, token) => {
+      const typo = await api(app, 'POST', '/api/v5/bridges_probe', { token, body: { type: 'webhook', name: 'p', url: 'http://127.0.0.1:9/', methd: 'post' } });
+      assert.is(typo.statusCode, 400, `${version}: ${typo.body}`);
+      assert.is(typo.json().code, 'BAD_REQUEST');
+      assert.match(typo.json().message, /unknown_fields.*methd/);
+      const mysql = await api(app, 'POST', '/api/v5/bridges_probe', { token, body: { type: 'mysql', name: 'p', server: '127.0.0.1:9', database: 'd', parameters: { sql: 'x' } } });
+      assert.is(mysql.json().code, 'BAD_REQUEST', `${version}: ${mysql.body}`);
+      assert.match(mysql.json().message, /unknown_fields.*parameters/, 'parameters is the v2 action\'s field, not a v1 one');
+      // static_clientids and connect_timeout came after 5.5 (emqx_bridge_mqtt_connector_schema.erl
+      // fields("server_configs") at e5.8.9): refused there, taken from 5.8 and then the probe runs.
+      const res = await api(app, 'POST', '/api/v5/bridges_probe', { token, body: mqtt });
+      const json = res.json();
+      if (version === '5.5.1') {
+        assert.equal([res.statusCode, json.code], [400, 'BAD_REQUEST'], res.body);
+        assert.match(json.message, /unknown_fields.*connect_timeout,static_clientids/);
+      } else {
+        assert.equal([res.statusCode, json.code], [400, 'TEST_FAILED'], `${version}: ${res.body}`);
+      }
+    });
+  }
+});
+
+test('the MQTT connector takes static_clientids and connect_timeout from 5.8.9 (after the 5.8.1 dump), refuses them on 5.5.1', async () => {
+  for (const [version, taken] of [['5.5.1', false], ['5.8.9', true], ['5.10.4', true], ['6.2.2', true]] as const) {
+    await withApp([version, 'ee'], async (app, token) => {
+      const body = { type: 'mqtt', name: 'mq', server: '127.0.0.1:9', connect_timeout: '5s', static_clientids: [{ node: 'emqx@node1', ids: ['c1'] }] };
+      const res = await api(app, 'POST', '/api/v5/connectors', { token, body });
+      if (taken) assert.ok(res.statusCode < 300, `${version}: ${res.body}`);
+      else assert.match(res.json().message, /unknown_fields.*connect_timeout,static_clientids/, res.body);
+    });
+  }
+});
+
 test('bridges_probe: a type that is no bridge type is a 400, also one named after an Object property', async () => {
   await withApp(['5.5.1', 'ee'], async (app, token) => {
     for (const type of ['constructor', 'toString', '__proto__', 'no_such_type']) {

@@ -145,6 +145,36 @@ const PATCHES_5_8_9 = [
 ];
 
 /**
+ * Fields 5.8.9 has and the 5.8.1 dump lacks whose definition at e5.8.9 is the one at 6.2.2, copied
+ * from the 6.2.2 dump at the same path: the MQTT connector's `static_clientids` (commit f9c9b36f8b,
+ * emqx_bridge_mqtt_connector_schema.erl fields("server_configs"), static_clientid_entry and
+ * static_clientid_entry_tuple alike at both tags) and `connect_timeout`
+ * (emqx_schema:timeout_duration_s(), default 10s).
+ */
+const FROM_6_2_2_AT_5_8_9 = [
+  { path: ['connectors', 'mqtt'], after: 'clientid_prefix', name: 'static_clientids' },
+  { path: ['connectors', 'mqtt'], after: 'keepalive', name: 'connect_timeout' },
+];
+
+/** The fields of the struct a path of map entries leads to (`connectors` → `mqtt`). */
+function entryStruct(root, [top, ...entries]) {
+  let fields = root.find((f) => f.text === top)?.refs?.[0]?.fields;
+  for (const name of entries) fields = fields?.find((f) => f.text === name)?.refs?.[0]?.fields;
+  if (!fields) throw new Error(`no struct at ${[top, ...entries].join('.')}`);
+  return fields;
+}
+
+function copyFromNewer(root, newer, rows) {
+  for (const row of rows) {
+    const fields = entryStruct(root, row.path);
+    const copy = entryStruct(newer, row.path).find((f) => f.text === row.name);
+    if (!copy) throw new Error(`no ${row.name} at ${row.path.join('.')}`);
+    if (fields.some((f) => f.text === row.name)) throw new Error(`${row.path.join('.')} already has ${row.name}`);
+    fields.splice(fields.findIndex((f) => f.text === row.after) + 1, 0, clone(copy));
+  }
+}
+
+/**
  * Fields the source marks `importance => ?IMPORTANCE_NO_DOC` from 5.8 on: left out of the dumps,
  * yet checked and answered as any other (5.5's dump still has them). By struct, first field.
  */
@@ -247,6 +277,39 @@ function ruleEngineRoot() {
     field('rules', 'Map($id->Struct(rules))', '{}'),
   ];
   return field('rule_engine', 'Struct(rule_engine)', undefined, { refs: [{ text: 'rule_engine', fields }] });
+}
+
+/**
+ * The v1 `bridges` root of 5.8.9 and 5.10.4, which their trees leave out
+ * (emqx_bridge_schema.erl roots/0 at e5.8.9 and e5.10.4: `importance => ?IMPORTANCE_HIDDEN`), for
+ * the body of POST /bridges_probe (emqx_bridge_api.erl schema("/bridges_probe"):
+ * emqx_bridge_schema:post_request/0, a union of each type's struct). The same 33 types as the 5.5
+ * dump (emqx_bridge_enterprise.erl api_schemas/1 and api_schema/1 at both tags list the same), and
+ * the same fields at each type's top level (emqx_bridge_http_schema.erl basic_config/0 and
+ * request_config/0, emqx_bridge_http_connector.erl fields(config)), except the MQTT bridge, whose
+ * emqx_bridge_mqtt_connector_schema.erl fields("server_configs") gained `static_clientids` and
+ * `connect_timeout` (taken from the release's own `connectors.mqtt`). Below the top level the
+ * structs moved on (emqx_bridge_kafka.erl's producer options gained max_linger_time,
+ * max_linger_bytes and partitions_limit at e5.8.9) and no dump of these releases has them, so only
+ * the top level is kept: a nested field is not checked rather than refused wrongly.
+ */
+function bridgesRoot(older, own) {
+  const bridges = clone(older.find((f) => f.text === 'bridges'));
+  bridges.hidden = true;
+  const mqttConnector = own.find((f) => f.text === 'connectors')?.refs?.[0]?.fields.find((f) => f.text === 'mqtt')?.refs?.[0]?.fields ?? [];
+  for (const type of bridges.refs[0].fields) {
+    const fields = type.refs?.[0]?.fields ?? [];
+    for (const f of fields) delete f.refs;
+    if (type.text !== 'mqtt') continue;
+    for (const name of ['static_clientids', 'connect_timeout']) {
+      const added = mqttConnector.find((f) => f.text === name);
+      if (!added) throw new Error(`connectors.mqtt has no ${name}`);
+      const copy = clone(added);
+      delete copy.refs;
+      if (!fields.some((f) => f.text === name)) fields.push(copy);
+    }
+  }
+  return bridges;
 }
 
 /**
@@ -417,11 +480,13 @@ export function releaseTree(release, referenceDir = REFERENCE_DIR) {
     applyPatches(root, HIDDEN_5_5_1, new Set());
   } else if (release === '5.8.9') {
     root = dump('5.8.1');
-    root.push(ruleEngineRoot());
     applyPatches(root, PATCHES_5_8_9, used.patches);
+    copyFromNewer(root, dump('6.2.2'), FROM_6_2_2_AT_5_8_9);
+    root.push(ruleEngineRoot(), bridgesRoot(dump('5.5'), root));
   } else if (release === '5.10.4') {
     root = dump('6.2.2');
     applyDecisions(root, DECISIONS_5_10_4, dump('5.8.1'), used.decisions);
+    root.push(bridgesRoot(dump('5.5'), root));
   } else {
     root = dump('6.2.2');
   }
