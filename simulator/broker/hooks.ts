@@ -119,6 +119,8 @@ export interface Hooks {
   decide(decider: PublishDecider): void;
   /** Whether a session of this node subscribes to a topic (for the publish event's steps). */
   hasSubscriber(test: (topic: string) => boolean): void;
+  /** Whether a message on `topic` has a subscriber to route to ($SYS messages: always). */
+  subscribed(topic: string): boolean;
 }
 
 type PacketListener = (this: unknown, packet: ParsedPacket) => void;
@@ -294,6 +296,7 @@ function install(broker: Aedes): Hooks {
 
   let decide: PublishDecider = aedesVerdict;
   let hasSubscriber: (topic: string) => boolean = () => true;
+  const isSubscribed = (topic: string) => topic.startsWith('$SYS/') || hasSubscriber(topic);
 
   const finish = (client: Client | null, p: PublishPacket, verdict: Verdict, callback: Done) => {
     const steps = after.list;
@@ -376,7 +379,7 @@ function install(broker: Aedes): Hooks {
   broker.on('publish', (p, client) => {
     const steps = published.list;
     if (steps.length === 0) return;
-    const subscribed = p.topic.startsWith('$SYS/') || hasSubscriber(p.topic);
+    const subscribed = isSubscribed(p.topic);
     for (let i = 0; i < steps.length; i++) steps[i](p, client ?? null, subscribed);
   });
 
@@ -434,6 +437,7 @@ function install(broker: Aedes): Hooks {
     decide(decider) {
       decide = decider;
     },
+    subscribed: isSubscribed,
     hasSubscriber(test) {
       hasSubscriber = test;
     },

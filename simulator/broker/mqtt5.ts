@@ -16,8 +16,10 @@ import { brokerHooks, type ParsedPacket } from './hooks.ts';
 import { webSocketStreams } from './websocket.ts';
 import { subscribeRefusal, zoneLimits, type MqttZone } from './mqtt-limits.ts';
 import {
-  RC_BANNED, RC_DISCONNECT_WITH_WILL, RC_KEEP_ALIVE_TIMEOUT, RC_NOT_AUTHORIZED, RC_PACKET_IDENTIFIER_IN_USE, RC_PROTOCOL_ERROR, RC_TOPIC_ALIAS_INVALID,
+  RC_BANNED, RC_DISCONNECT_WITH_WILL, RC_KEEP_ALIVE_TIMEOUT, RC_NO_MATCHING_SUBSCRIBERS, RC_NOT_AUTHORIZED, RC_PACKET_IDENTIFIER_IN_USE, RC_PROTOCOL_ERROR,
+  RC_TOPIC_ALIAS_INVALID,
 } from './reason-codes.ts';
+import { routedTopic } from './rewrite.ts';
 import { identifierInUse, resumedSession } from './session-queue.ts';
 import { compatConnack, connackReason } from './connect.ts';
 import { readVarint, USER_PROPERTY_ORDER, varint, type UserPropertyPairs } from './frame.ts';
@@ -101,6 +103,8 @@ class Connection {
   unknownAlias = false;
   /** Packet ids of QoS 1/2 publishes authorization refused, whose acknowledgement says 0x87. */
   refused: Set<number> | null = null;
+  /** Packet ids of QoS 1/2 publishes that no subscription matched, acknowledged 0x10. */
+  unrouted: Set<number> | null = null;
   /** A DISCONNECT went out: nothing follows it [MQTT-3.14.4-1]. */
   disconnected = false;
   /** SUBSCRIBE packets by packet id until their SUBACK is written. */
@@ -326,8 +330,13 @@ function wrapWriter(): void {
           const { reasonString: _dropped, ...rest } = packet.properties;
           packet = { ...packet, properties: Object.keys(rest).length > 0 ? rest : undefined };
         }
-        if (connection.refused?.delete(packet.messageId as number)) packet = { ...packet, reasonCode: RC_NOT_AUTHORIZED };
-        else if (packet.cmd === 'pubrec' && identifierInUse(stream.client, packet.messageId as number)) packet = { ...packet, reasonCode: RC_PACKET_IDENTIFIER_IN_USE };
+        {
+          const id = packet.messageId as number;
+          const unrouted = connection.unrouted?.delete(id) ?? false;
+          if (connection.refused?.delete(id)) packet = { ...packet, reasonCode: RC_NOT_AUTHORIZED };
+          else if (packet.cmd === 'pubrec' && identifierInUse(stream.client, id)) packet = { ...packet, reasonCode: RC_PACKET_IDENTIFIER_IN_USE };
+          else if (unrouted && !packet.reasonCode) packet = { ...packet, reasonCode: RC_NO_MATCHING_SUBSCRIBERS };
+        }
         break;
       case 'disconnect':
         connection.disconnected = true;
@@ -507,12 +516,18 @@ export function installMqtt5(broker: Aedes, store: Store): void {
   });
 
   // A publish authorization refused with deny_action = ignore is acknowledged as accepted by
-  // Aedes; EMQX acknowledges MQTT 5 QoS 1/2 with 0x87 (process_publish).
+  // Aedes; EMQX acknowledges MQTT 5 QoS 1/2 with 0x87 (process_publish). One that no subscription
+  // matches is acknowledged 0x10: emqx_broker:publish/1 answers [] when no route matches the
+  // (rewritten) topic, and emqx_channel.erl puback_reason_code/3 and pubrec_reason_code/1 (v5.5.1
+  // to 6.2.2) make that RC_NO_MATCHING_SUBSCRIBERS.
   const hooks = brokerHooks(broker);
   hooks.after.add('mqtt5', (client, packet, verdict) => {
-    if (client === null || client.version !== 5 || verdict !== null || !packet.qos || !droppedPackets.has(packet)) return;
+    if (client === null || client.version !== 5 || verdict !== null || !packet.qos || packet.messageId === undefined) return;
     const connection = connections.get(client);
-    if (connection && packet.messageId !== undefined) (connection.refused ??= new Set()).add(packet.messageId);
+    if (!connection) return;
+    if (droppedPackets.has(packet)) (connection.refused ??= new Set()).add(packet.messageId);
+    else if (!hooks.subscribed(routedTopic(broker, packet.topic, client))) (connection.unrouted ??= new Set()).add(packet.messageId);
+    else connection.unrouted?.delete(packet.messageId);
   });
 
   // CONNECT and DISCONNECT of a connected MQTT 5 client, seen before Aedes handles them.

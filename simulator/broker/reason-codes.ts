@@ -1,6 +1,7 @@
 // The MQTT 5 reason codes the simulator's broker modules send, named as emqx_reason_codes.erl
 // (v5.5.1) names them [MQTT-2.4]. One table, so a code is written once.
 export const RC_DISCONNECT_WITH_WILL = 0x04;
+export const RC_NO_MATCHING_SUBSCRIBERS = 0x10;
 /** Codes from here on are failures [MQTT-2.4-1]. */
 export const RC_UNSPECIFIED_ERROR = 0x80;
 export const RC_MALFORMED_PACKET = 0x81;

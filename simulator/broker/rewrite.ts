@@ -17,6 +17,13 @@ interface Parsed {
   unsubscriptions?: string[];
 }
 
+const publishRewrites = new WeakMap<Aedes, (topic: string, client: Client | null, packet?: object) => string>();
+
+/** The topic a message published on `topic` is routed on: after the publish rules, if any. */
+export function routedTopic(broker: Aedes, topic: string, client: Client | null): string {
+  return publishRewrites.get(broker)?.(topic, client) ?? topic;
+}
+
 /** Installs the rewriting of subscribe, unsubscribe and publish topics. */
 export function installRewrite(broker: Aedes, store: Store): void {
   const { rewrite, mqtt } = store;
@@ -63,12 +70,14 @@ export function installRewrite(broker: Aedes, store: Store): void {
     });
   };
 
+  const publishTopic = (topic: string, client: Client | null, packet?: object) =>
+    rewrite.has('publish') && !topic.startsWith('$SYS/') ? rewrite.rewrite(topic, 'publish', binds(client, packet)) : topic;
+  publishRewrites.set(broker, publishTopic);
+
   // message.publish: every message, from clients, wills, the publish API and delayed publish.
   hooks.message.add('rewrite', (packet, client) => {
-    if (rewrite.has('publish') && !packet.topic.startsWith('$SYS/')) {
-      // In place, so the metrics and retained listeners keep recognising the packet.
-      packet.topic = rewrite.rewrite(packet.topic, 'publish', binds(client, packet));
-    }
+    // In place, so the metrics and retained listeners keep recognising the packet.
+    packet.topic = publishTopic(packet.topic, client, packet);
     return false;
   });
 }

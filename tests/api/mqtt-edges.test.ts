@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import type { EmqxVersion } from '../../simulator/store/profile.ts';
 import { connectMqtt, endMqtt, login, request, startSimulator, waitFor, type RunningSimulator, putZone } from '../helpers/simulator.ts';
 import {
-  CONNACK, connackCode, decodePublish, DISCONNECT, disconnectCode, PUBACK, PUBLISH, publishPacket, rawConnect, SUBACK, subscribePacket, type RawMqtt,
+  CONNACK, connackCode, decodePublish, DISCONNECT, disconnectCode, PUBACK, PUBLISH, PUBREC, publishPacket, rawConnect, SUBACK, subscribePacket, type RawMqtt,
   type Version,
 } from '../helpers/raw-mqtt.ts';
 import type { Property } from '../helpers/wire.ts';
@@ -242,6 +242,47 @@ test('a trace shows a QoS 1 delivery with the packet id it goes out with; QoS 0 
   } finally {
     await call('DELETE', '/trace/edge-ids');
   }
+});
+
+
+/** The reason code of a PUBACK or PUBREC body: 0 when MQTT 5 leaves it out (a 2-byte body) [MQTT-3.4.2.1]. */
+const ackReason = (body: Buffer) => (body.length > 2 ? body[2] : 0);
+
+test('MQTT 5 QoS 1 and 2 publishes no subscription matches are acknowledged 0x10; matched, rewritten onto a match, or from 3.1.1: no reason', async () => {
+  const sub = await subscriber(5, 'rc-sub', 'rc/matched/#', 1);
+  const { raw: pub } = await connected({ version: 5, clientId: 'rc-pub' });
+  const ack = async (type: typeof PUBACK | typeof PUBREC, topic: string, id: number) => {
+    pub.write(publishPacket({ version: 5, topic, qos: type === PUBACK ? 1 : 2, id, payload: 'p' }));
+    const packet = await pub.next(type);
+    assert.ok(packet, `${topic}: an acknowledgement`);
+    assert.is(packet.body.readUInt16BE(0), id);
+    return ackReason(packet.body);
+  };
+  // emqx_channel.erl puback_reason_code/3, pubrec_reason_code/1: [] from emqx_broker:publish/1.
+  assert.is(await ack(PUBACK, 'rc/nobody', 1), 0x10);
+  assert.is(await ack(PUBREC, 'rc/nobody', 2), 0x10);
+  assert.is(await ack(PUBACK, 'rc/matched/a', 3), 0);
+  assert.is(await ack(PUBREC, 'rc/matched/b', 4), 0);
+  assert.ok(await sub.next(PUBLISH));
+  // The same packet id again, now matched: the earlier answer does not stick to the id.
+  assert.is(await ack(PUBACK, 'rc/nobody', 5), 0x10);
+  assert.is(await ack(PUBACK, 'rc/matched/c', 5), 0);
+  // emqx_delayed.erl on_message_publish sets allow_publish => false: not routed now.
+  assert.is(await ack(PUBACK, '$delayed/1/rc/matched/d', 6), 0x10);
+  // emqx_rewrite runs in message.publish, before the routes are matched.
+  const rules = [{ action: 'publish', source_topic: 'rc/raw/#', re: '^rc/raw/(.+)$', dest_topic: 'rc/matched/$1' }];
+  assert.is((await call('PUT', '/mqtt/topic_rewrite', rules)).status, 200);
+  try {
+    assert.is(await ack(PUBACK, 'rc/raw/e', 7), 0);
+  } finally {
+    await call('PUT', '/mqtt/topic_rewrite', []);
+  }
+  // MQTT 3.1.1 acknowledgements carry no reason code.
+  const { raw: old } = await connected({ version: 4, clientId: 'rc-old' });
+  old.write(publishPacket({ version: 4, topic: 'rc/nobody', qos: 1, id: 8, payload: 'p' }));
+  const puback = await old.next(PUBACK);
+  assert.ok(puback);
+  assert.is(puback.body.length, 2);
 });
 
 test.run();
