@@ -30,6 +30,7 @@ import type { Store } from '../store/index.ts';
 import { WIRE } from '../store/profile.ts';
 import { listenerOfSocket } from '../store/config/listeners.ts';
 import { brokerHooks, type ParsedPacket } from './hooks.ts';
+import { mqttZone } from './mqtt-limits.ts';
 import { RC_QUOTA_EXCEEDED } from './reason-codes.ts';
 import { writePacket } from './session-queue.ts';
 
@@ -172,15 +173,21 @@ function putBackShared(b: Shared, amount: number): void {
 
 /** A group of shared buckets (the zone, or one listener's max_conn), reset when its settings change. */
 class SharedGroup {
+  private source: object | null = null;
   private signature = '';
   private buckets = new Map<Name, Shared>();
 
   bucket(name: Name, all: Record<Name, LimiterOptions>, now: number): Shared {
-    const signature = JSON.stringify(all);
-    if (signature !== this.signature) {
-      // emqx_limiter.erl update_group/2: unchanged settings leave the buckets as they are.
-      this.signature = signature;
-      this.buckets = new Map((Object.keys(all) as Name[]).map((n) => [n, sharedBucket(all[n], now)]));
+    // Read for every PUBLISH: the same options object means the same settings; only another
+    // object is compared by value.
+    if (all !== this.source) {
+      this.source = all;
+      const signature = JSON.stringify(all);
+      if (signature !== this.signature) {
+        // emqx_limiter.erl update_group/2: unchanged settings leave the buckets as they are.
+        this.signature = signature;
+        this.buckets = new Map((Object.keys(all) as Name[]).map((n) => [n, sharedBucket(all[n], now)]));
+      }
     }
     return this.buckets.get(name) as Shared;
   }
@@ -195,8 +202,9 @@ const optionsOf = (config: Config) => Object.fromEntries(NAMES.map((n) => [n, li
 
 /** The options of a config object, computed again only when the object is replaced. */
 const parsed = new WeakMap<object, Record<Name, LimiterOptions>>();
+const NONE = optionsOf(undefined);
 function cachedOptions(config: Config): Record<Name, LimiterOptions> {
-  if (!config) return optionsOf(undefined);
+  if (!config) return NONE;
   let options = parsed.get(config);
   if (!options) {
     options = optionsOf(config);
@@ -221,7 +229,8 @@ export function installLimiter(broker: Aedes, store: Store): { admit(socket: Soc
   const listenerGroups = new Map<string, SharedGroup>();
   const channels = new WeakMap<Client, Channel>();
 
-  const zoneOptions = () => cachedOptions((store.zone.get().mqtt as { limiter?: Config }).limiter);
+  // The zone's settings as mqtt-limits.ts caches them: one object until the zone is written.
+  const zoneOptions = () => cachedOptions((mqttZone(store) as { limiter?: Config }).limiter);
   const listenerConfig = (id: string) => store.listeners.config(id);
 
   /** A new connection on `socket`: false when a max_conn bucket (the zone's, then the listener's) is empty. */

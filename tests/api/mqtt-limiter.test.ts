@@ -111,6 +111,24 @@ for (const emqxVersion of ['6.2.2', '5.10.4']) {
     assert.equal(acks, [16, 16, 151, 151], `${stdout}${stderr}`);
   });
 
+  t('a PUBLISH costs the limiter no copy of the zone: 200 publishes read it at most once (a copy per message cut the throughput to a third)', async () => {
+    const zone = (s.sim.app as unknown as { store: { zone: { get(): unknown } } }).store.zone;
+    const get = zone.get;
+    let reads = 0;
+    zone.get = function (this: unknown) {
+      reads++;
+      return get.call(this);
+    };
+    try {
+      const pub = await client('zone-reads');
+      for (let i = 0; i < 200; i++) pub.publish('zone/reads', 'x', { qos: 0 });
+      await publish1(pub, 'zone/reads');
+    } finally {
+      zone.get = get;
+    }
+    assert.ok(reads <= 1, `${reads} copies of the zone for 201 publishes`);
+  });
+
   t('a burst of 3/10s over a rate of 2/10s: 2 + (3 + 2) tokens at first (emqx_limiter.erl config/2 adds the rate to the burst), then 0x97; last, as a listener keeps a burst once set (updates are merged)', async () => {
     await listenerRate({ messages_rate: '2/10s', messages_burst: '3/10s' });
     const pub = await client('burst');
