@@ -185,6 +185,43 @@ test('a non-default login goes straight back to the page in ?to=', async () => {
   api.restore();
 });
 
+test('signing in from `/` draws the shell and the overview in one pass: no shell around a loading screen, no redirect after it', async () => {
+  // A cold load of `/` sends the user to /login?to=%2F; the way back is `/`, which the shell redirects.
+  reset('/login?to=%2F');
+  const api = fakeApi({
+    'POST /login': LOGIN_OK, ...common,
+    'GET /monitor_current': { body: { connections: 7 } },
+    'GET /monitor': { body: [] },
+  });
+  await mount(<App />);
+  // What each commit of the tree showed, in the order the DOM changed.
+  const seen: string[] = [];
+  const look = () => {
+    const shell = !!document.querySelector('.content');
+    const screen = byTest('overview-page') ? 'overview' : document.querySelector('.content [data-test=state-loading]') ? 'loading' : 'nothing';
+    const last = shell ? `shell+${screen}` : 'login';
+    if (seen[seen.length - 1] !== last) seen.push(last);
+  };
+  const observer = new MutationObserver(look);
+  observer.observe(document.body, { childList: true, subtree: true });
+  const replaced: string[] = [];
+  const replaceState = history.replaceState;
+  history.replaceState = function (this: History, ...args: Parameters<History['replaceState']>) {
+    replaced.push(String(args[2]));
+    return replaceState.apply(this, args);
+  };
+  try {
+    await fillLogin('ops', 'Secret123');
+    await waitFor(() => byTest('overview-connections')?.textContent?.includes('7'));
+  } finally {
+    history.replaceState = replaceState;
+    observer.disconnect();
+  }
+  assert.equal(seen.filter((s) => s !== 'login'), ['shell+overview'], seen.join(' → '));
+  assert.equal(replaced.map((url) => url.replace(/^[^#]*/, '')), ['#/dashboard/overview'], 'one step from the login page to the overview');
+  api.restore();
+});
+
 test('signing in to the overview sends its first requests before the shell renders, each once', async () => {
   reset('/login');
   const api = fakeApi({

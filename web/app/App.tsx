@@ -3,21 +3,18 @@
  * guard in front of the logged-in shell (a lazy chunk with its own stylesheets: the login page
  * loads without them).
  */
-import { lazy, Suspense, useLayoutEffect, useState } from 'react';
+import { Suspense, useLayoutEffect, useState } from 'react';
 import { Route, Router, Switch, useLocation } from 'wouter';
 import { useSnapshot } from 'valtio';
 // The broker profile registers its request pruning before the first call.
 import '../lib/broker.ts';
-import { cleanUrl, currentPath, navigate, useGuardedLocation, withTimeout } from '../lib/navigation.ts';
-import { loadCatalogue } from '../lib/i18n.ts';
+import { cleanUrl, currentPath, navigate, useGuardedLocation } from '../lib/navigation.ts';
 import { clearSession, session } from '../lib/session.ts';
 import { Confirm } from '../ui/Confirm.tsx';
 import { Loading } from '../ui/States.tsx';
 import { Toasts } from '../ui/Toasts.tsx';
 import { Login } from './Login.tsx';
-import { loadShellStyles } from './shellStyles.ts';
-
-const Shell = lazy(() => withTimeout(() => Promise.all([import('./Shell.tsx'), loadShellStyles(), loadCatalogue()]).then(([shell]) => shell)));
+import { Shell } from './shellChunk.ts';
 
 /**
  * Guard of spec part1 §2: no stored token → forget user and edition, cancel pending requests,

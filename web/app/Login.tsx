@@ -13,11 +13,12 @@ import { continueBootForm, dropBootForm, readBootForm } from '../lib/bootForm.ts
 import { handleError } from '../lib/errors.ts';
 import { loadCatalogue, t, type Locale } from '../lib/i18n.ts';
 import { currentSearch, navigate } from '../lib/navigation.ts';
-import { changePassword, clearSession, login, session, type MfaPrompt } from '../lib/session.ts';
+import { changePassword, clearSession, login, session, type MfaPrompt, type SignedIn } from '../lib/session.ts';
 import { settings, updateSettings } from '../lib/settings.ts';
 import { notSameAs, password, passwordRequired, sameAs, usernameRequired } from '../lib/rules.ts';
 import { Form } from '../ui/Form.tsx';
 import { Icon } from '../ui/Icon.tsx';
+import { Shell } from './shellChunk.ts';
 import { loadShellStyles } from './shellStyles.ts';
 import type { FieldDecl } from '../ui/resource.ts';
 
@@ -40,6 +41,9 @@ export function loginProblem(error: unknown): string | undefined {
 
 /** A password with less than this left is offered for change at login. */
 const EXPIRY_PROMPT_SECONDS = 7 * 86_400;
+
+/** Whether a sign-in asks for a new password first (a reserved user's default, or one about to expire). */
+const passwordStep = ({ promptPassword, expiresIn }: SignedIn) => promptPassword || (expiresIn !== undefined && expiresIn < EXPIRY_PROMPT_SECONDS);
 
 /** Where to go after login: `?to=` when it is an in-app path, else the overview. */
 function target(): string {
@@ -127,8 +131,15 @@ export function Login() {
     // The shell's stylesheet applies while the broker checks the password: it leaves the login
     // page as it looks (tests/e2e/login-load.test.ts), and the shell need not wait for it after.
     void loadShellStyles().catch(() => undefined);
+    // Straight to the screen (no password step): its requests go out as soon as the token is in,
+    // before their chunk is (it was fetched while the form waited) and while the token is stored.
+    let going: Promise<{ to: string; ready?: Promise<void> }> | undefined;
+    const onToken = (outcome: SignedIn) => {
+      if (passwordStep(outcome)) return;
+      going = import('./Shell.tsx').then((shell) => shell.primeScreen(target()), () => ({ to: target() }));
+    };
     try {
-      const { promptPassword, expiresIn: left } = await login(name, secret, code);
+      const { promptPassword, expiresIn: left } = await login(name, secret, code, onToken);
       if (left !== undefined && left < EXPIRY_PROMPT_SECONDS) {
         setSteps(await loadSteps());
         setHint(left <= 0 ? 'login.expired' : 'login.expiresIn');
@@ -138,9 +149,11 @@ export function Login() {
         setHint('login.changeHint');
         setPhase('change');
       } else {
-        // The screen's requests start before its chunk is in (it was fetched while the form waited).
-        await import('./Shell.tsx').then((shell) => shell.primeScreen(target()), () => undefined);
-        await navigate(target(), { replace: true, force: true });
+        // Going there once the shell and the screen are in renders both in one pass, not the shell
+        // around a loading state first; a part that failed to load shows its error there.
+        const { to, ready } = await (going ?? { to: target() });
+        await Promise.all([Shell.preload(), ready]).catch(() => undefined);
+        await navigate(to, { replace: true, force: true });
       }
     } catch (error) {
       const refused = await refusal(error, code === undefined ? null : mfa);

@@ -18,16 +18,22 @@ import { loadCatalogue } from '../lib/i18n.ts';
 import { installReauth } from '../lib/reauth.ts';
 import { Layout } from './Layout.tsx';
 import { NotFound } from './NotFound.tsx';
-import { available, redirects, screenAt, screens } from './routes.ts';
+import { available, components, redirects, screenAt, screens } from './routes.ts';
 import { ScreenHost } from './ScreenHost.tsx';
 import { preloadShellStyles } from './shellStyles.ts';
 import { SignInDialog } from './SignInDialog.tsx';
 
+/** An in-app path (with or without a query) after the shell's redirects (`/` → `/dashboard/overview`). */
+function redirected(path: string): string {
+  const at = path.indexOf('?');
+  let route = at < 0 ? path : path.slice(0, at);
+  for (let hops = 0; redirects[route] && hops < 5; hops++) route = redirects[route];
+  return at < 0 ? route : route + path.slice(at);
+}
+
 /** The screen an in-app path (with or without a query, maybe redirected) shows. */
 function screenOf(path: string) {
-  let at = path.split('?')[0];
-  for (let hops = 0; redirects[at] && hops < 5; hops++) at = redirects[at];
-  return screenAt(at);
+  return screenAt(redirected(path).split('?')[0]);
 }
 
 /**
@@ -39,15 +45,23 @@ export function warm(path: string) {
   void loadCatalogue().catch(() => undefined);
   // The first number format loads the locale's data (about 90 ms here): not on the first card.
   formatNumber(0);
-  void screenOf(path)?.load().catch(() => undefined);
+  const screen = screenOf(path);
+  if (screen) void components.get(screen.path)?.preload().catch(() => undefined);
 }
 
-/** Signed in and going to `path`: its screen's first requests go out now, alongside its chunk. */
-export function primeScreen(path: string) {
+/**
+ * Signed in and going to `path`: its screen's first requests go out now, alongside its chunk.
+ * Gives where to go, the path after the redirects (a `<Redirect>` in the shell would show the
+ * screen only after a paint of nothing), and `ready`, settled once the screen's chunk is in.
+ */
+export function primeScreen(path: string): { to: string; ready: Promise<void> } {
   const screen = screenOf(path);
-  if (!screen || !available(screen)) return;
-  for (const [request, params] of screen.requests?.() ?? []) prime(request, params);
-  void screen.load().catch(() => undefined);
+  let ready = Promise.resolve();
+  if (screen && available(screen)) {
+    for (const [request, params] of screen.requests?.() ?? []) prime(request, params);
+    ready = components.get(screen.path)?.preload().catch(() => undefined) ?? ready;
+  }
+  return { to: redirected(path), ready };
 }
 
 export default function Shell() {

@@ -2,18 +2,17 @@
  * The route table, menu and breadcrumbs, all derived from the features' declarations
  * (DESIGN.md §3): the shell never lists a screen by hand.
  */
-import { lazy } from 'react';
 import { features } from '../features/index.ts';
 import { has } from '../lib/broker.ts';
 import { MENU_GROUPS, type MenuGroup, type MenuSub, type Screen } from '../lib/feature.ts';
-import { withTimeout } from '../lib/navigation.ts';
+import { preloadable } from '../lib/navigation.ts';
 import { session } from '../lib/session.ts';
 
 export const screens: Screen[] = features.flatMap((f) => f.screens);
 export const redirects: Record<string, string> = Object.assign({ '/': '/dashboard' }, ...features.map((f) => f.redirects ?? {}));
 
-/** Lazy components, created once per screen so a chunk loads on first entry only. */
-export const components = new Map(screens.map((s) => [s.path, lazy(() => withTimeout(s.load))]));
+/** Lazy components, created once per screen so a chunk loads on first entry only (or ahead, with `preload`). */
+export const components = new Map(screens.map((s) => [s.path, preloadable(s.load)]));
 
 /** A titled sub-list of a menu group, e.g. Access Control with Authentication and Authorization. */
 export interface MenuSubGroup {

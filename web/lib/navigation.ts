@@ -4,7 +4,7 @@
  * asks first ('Changes that you made may not be saved.'). wouter's own hash location keeps the
  * query before the hash (`/?page=2#/clients`), where it outlives the page it belongs to.
  */
-import { useLayoutEffect, useSyncExternalStore } from 'react';
+import { createElement, lazy, useLayoutEffect, useSyncExternalStore, type ComponentType } from 'react';
 import { confirm } from './confirm.ts';
 import { t } from './i18n.ts';
 
@@ -124,4 +124,25 @@ export function withTimeout<T>(load: () => Promise<T>, ms = CHUNK_TIMEOUT_MS): P
       (error) => (clearTimeout(timer), reject(error)),
     );
   });
+}
+
+/**
+ * A lazy component whose chunk can be asked for ahead (`preload`, with the time-out above). Once
+ * the chunk is in, the component renders in its parent's pass. `lazy` alone suspends on its first
+ * render even then (a dynamic import resolves a task later), and the frame in between shows the
+ * fallback: after sign-in, the shell painted once around a loading screen before the overview.
+ */
+export function preloadable<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): ComponentType<P> & { preload(): Promise<void> } {
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<void> | undefined;
+  const preload = () => (loading ??= withTimeout(load).then((module) => {
+    loaded = module.default;
+  }, (error: unknown) => {
+    // A later preload tries again; the lazy fallback below keeps its failure for the error boundary.
+    loading = undefined;
+    throw error;
+  }));
+  const Lazy = lazy(() => preload().then(() => ({ default: loaded as ComponentType<P> })));
+  const Component = (props: P) => createElement((loaded ?? Lazy) as ComponentType<P>, props);
+  return Object.assign(Component, { preload });
 }

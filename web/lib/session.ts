@@ -45,20 +45,29 @@ export async function restoreSession() {
   Object.assign(session, { username: user.username, token: user.token, version: user.version ?? '', edition, role });
 }
 
+/** What a sign-in leads to: the password prompt of a reserved user, the password's seconds left. */
+export interface SignedIn {
+  promptPassword: boolean;
+  expiresIn?: number;
+}
+
 /**
  * Logs in and stores the token; resolves `{ promptPassword }`, true after a reserved user logged
  * in with the default password (the prompt is client side, as in EMQX 5.5), and the seconds the
  * password has left where the broker says. `mfaToken` goes only in answer to BAD_MFA_TOKEN, which
- * only a broker with MFA sends.
+ * only a broker with MFA sends. `signedIn` hears the same as soon as the token is in the session,
+ * before it is stored (the first screen's requests need not wait for that).
  */
-export async function login(username: string, password: string, mfaToken?: string) {
+export async function login(username: string, password: string, mfaToken?: string, signedIn?: (outcome: SignedIn) => void): Promise<SignedIn> {
   const res = await api.post<LoginResponse>('/login', { username, password, ...(mfaToken === undefined ? {} : { mfa_token: mfaToken }) });
   const edition = res.license?.edition ?? '';
   const role = res.role ?? '';
   Object.assign(session, { username, token: res.token, version: res.version ?? '', edition, role });
+  const outcome = { promptPassword: password === DEFAULT_PASSWORD && RESERVED_USERS.includes(username), expiresIn: res.password_expire_in_seconds };
+  signedIn?.(outcome);
   writeSettings({ edition, role });
   await saveUser({ username, token: res.token, version: res.version });
-  return { promptPassword: password === DEFAULT_PASSWORD && RESERVED_USERS.includes(username), expiresIn: res.password_expire_in_seconds };
+  return outcome;
 }
 
 /** Forgets the user, edition and role, and aborts every pending request (guard, expiry, logout). */
