@@ -130,27 +130,6 @@ test('Overview: a chart marked drawn shows the broker\'s samples, not an empty s
   assert.equal(await axis(), drawn, 'and keeps that scale');
 });
 
-test('Overview: with the chart library in, the first chart is drawn in the frame that shows the samples, the others one by one after it', async () => {
-  // Counted in the page: the frame in which the charts appear and the one of each chart's first draw.
-  await w.page.goto(`${sim.baseUrl}/#/dashboard/metrics`);
-  await w.page.locator('[data-test=metrics-page]').waitFor();
-  await w.page.evaluate(`(() => {
-    const seen = window.__charts = { frame: 0, shown: -1, drawn: [] };
-    const tick = () => { seen.frame++; requestAnimationFrame(tick); };
-    requestAnimationFrame(tick);
-    new MutationObserver(() => {
-      const charts = [...document.querySelectorAll('[data-test=monitor-charts] figure.chart')];
-      if (charts.length && seen.shown < 0) seen.shown = seen.frame;
-      for (const c of charts) if (c.hasAttribute('data-drawn') && !seen.drawn.some((d) => d.key === c.dataset.test)) seen.drawn.push({ key: c.dataset.test, frame: seen.frame });
-    }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-drawn'] });
-  })()`);
-  await w.page.evaluate(`location.hash = '#/dashboard/overview'`);
-  await waitUntil(w.page, `window.__charts.drawn.length === 6`);
-  const seen = (await w.page.evaluate('window.__charts')) as { shown: number; drawn: { key: string; frame: number }[] };
-  assert.is(seen.drawn[0].frame, seen.shown, `first chart in the frame of the samples: ${JSON.stringify(seen)}`);
-  for (let i = 1; i < seen.drawn.length; i++) assert.ok(seen.drawn[i].frame > seen.drawn[i - 1].frame, `one chart per frame or later: ${JSON.stringify(seen)}`);
-});
-
 test('Overview: a chart tooltip names its series legibly in both themes (4.5:1 or more)', async () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     const v = await openPage(browser, { colorScheme });

@@ -2,7 +2,7 @@
  * A line chart on frappe-charts, loaded lazily the first time a chart is shown (it stays out of
  * the first chunk, STYLE.md habit 10). Series update in place when `labels`/`series` change.
  */
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AxisChart } from 'frappe-charts';
 import { afterPaint, whenIdle } from '../lib/frames.ts';
 import { t } from '../lib/i18n.ts';
@@ -28,26 +28,9 @@ function tidyAxisLabels(root: HTMLElement) {
 // charts then never holds the main thread for the time of all six at once (one long task of
 // ~80 ms before), and the rest of the screen (figure cards, tables) paints with its data first.
 // Idle time alone is not enough: there is idle time between an answer and the frame that shows
-// it, and a chart drawn there holds that frame back. The first chart of a screen, when the library
-// is in and no other chart waits, is drawn in the frame that shows its data (one chart holds it
-// back by a few milliseconds); the others follow it one by one.
+// it, and a chart drawn there holds that frame back.
 let drawQueue: Promise<unknown> = Promise.resolve();
-let waiting = 0;
-function nextTask(): Promise<void> {
-  waiting++;
-  const turn = drawQueue.then(() => new Promise<void>(afterPaint)).then(() => new Promise<void>(whenIdle));
-  drawQueue = turn.then(() => {
-    waiting--;
-  });
-  return turn;
-}
-/** Takes the turn of "now" when no chart waits: counts as waiting until the frame has painted. */
-function drawNow(): boolean {
-  if (waiting > 0) return false;
-  waiting++;
-  afterPaint(() => waiting--);
-  return true;
-}
+const nextTask = () => (drawQueue = drawQueue.then(() => new Promise<void>(afterPaint)).then(() => new Promise<void>(whenIdle)));
 
 /**
  * The chart class, made once when frappe-charts first loads (a failed load is tried again next
@@ -56,15 +39,13 @@ function drawNow(): boolean {
  * full draw. This class draws its data once.
  */
 let lineChart: Promise<typeof AxisChart> | undefined;
-/** The class once loaded, for a chart that can be drawn at once. */
-let loadedLineChart: typeof AxisChart | undefined;
 /** Loads the chart library (once); a screen that shows charts first asks for it with its chunk. */
 export function loadLineChart(): Promise<typeof AxisChart> {
   lineChart ??= import('frappe-charts').then((mod) => {
     // The package's `browser` field points esbuild at its UMD build, whose exports arrive as
     // `default`; Node resolves the ES build with named exports. Accept both.
     const { AxisChart: Base } = mod.AxisChart ? mod : (mod as unknown as { default: typeof mod }).default;
-    loadedLineChart = class LineChart extends Base {
+    return class LineChart extends Base {
       prepareFirstData(data: unknown) {
         return data;
       }
@@ -72,7 +53,6 @@ export function loadLineChart(): Promise<typeof AxisChart> {
         super.draw(onlyWidthChange, false);
       }
     };
-    return loadedLineChart;
   }, (error: unknown) => {
     lineChart = undefined;
     throw error;
@@ -90,11 +70,11 @@ export function Chart(props: { title?: string; labels: string[]; series: Series[
   const latest = useRef(data);
   latest.current = data;
 
-  // A layout effect, so that a chart drawn at once is in the frame that shows its data.
-  useLayoutEffect(() => {
+  useEffect(() => {
     let cancelled = false;
     let stop = () => {};
-    const build = (LineChart: typeof AxisChart) => {
+    loadLineChart().then(async (LineChart) => {
+      await nextTask();
       if (cancelled || !host.current) return;
       const observer = new MutationObserver(() => host.current && tidyAxisLabels(host.current));
       observer.observe(host.current, { childList: true, subtree: true });
@@ -105,11 +85,6 @@ export function Chart(props: { title?: string; labels: string[]; series: Series[
         tooltipOptions: { formatTooltipY: (v: number) => (v === null || v === undefined ? '—' : String(v)) },
       });
       setDrawn(true);
-    };
-    if (loadedLineChart && drawNow()) build(loadedLineChart);
-    else loadLineChart().then(async (LineChart) => {
-      await nextTask();
-      build(LineChart);
     }, () => !cancelled && setFailed(true));
     return () => {
       cancelled = true;
