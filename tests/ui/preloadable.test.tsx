@@ -4,7 +4,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { render } from 'preact';
-import { Suspense } from 'react';
+import { Suspense, type ComponentType } from 'react';
 import { preloadable } from '../../web/lib/navigation.ts';
 
 const Part = () => <p data-test="part">in</p>;
@@ -14,7 +14,7 @@ const host = () => {
   return root;
 };
 const shown = (root: HTMLElement) => root.querySelector('[data-test=part]') ? 'part' : root.querySelector('[data-test=fallback]') ? 'fallback' : 'nothing';
-const tree = (C: () => unknown) => (
+const tree = (C: ComponentType) => (
   <Suspense fallback={<p data-test="fallback">…</p>}>
     <C />
   </Suspense>
@@ -25,7 +25,7 @@ test('preloaded: the first render commits the part itself, never the fallback', 
   const Lazy = preloadable(async () => (loads++, { default: Part }));
   await Lazy.preload();
   const root = host();
-  render(tree(Lazy as never), root);
+  render(tree(Lazy), root);
   assert.is(shown(root), 'part', 'in the same pass');
   await Lazy.preload();
   assert.is(loads, 1, 'loaded once');
@@ -42,7 +42,7 @@ test('not preloaded: suspends (no part in the first pass), then the part once it
   await Lazy.preload().then(() => assert.unreachable('a failed load rejects'), (error: Error) => assert.is(error.message, 'offline'));
   fail = false;
   const root = host();
-  render(tree(Lazy as never), root);
+  render(tree(Lazy), root);
   assert.is.not(shown(root), 'part', 'suspended');
   for (let i = 0; i < 20 && shown(root) !== 'part'; i++) await new Promise((resolve) => setTimeout(resolve, 5));
   assert.is(shown(root), 'part');
