@@ -213,6 +213,9 @@ function cachedOptions(config: Config): Record<Name, LimiterOptions> {
   return options;
 }
 
+/** Whether a set of options limits neither messages nor bytes. */
+const unlimited = (options: Record<Name, LimiterOptions>) => options.messages.capacity === Infinity && options.bytes.capacity === Infinity;
+
 interface Channel {
   listener: string;
   messages: Exclusive | null;
@@ -263,9 +266,12 @@ export function installLimiter(broker: Aedes, store: Store): { admit(socket: Soc
 
   // emqx_limiter_client_container.erl try_consume/2: bytes, then messages; each zone, then channel.
   const consume = (client: Client, payloadBytes: number): boolean => {
-    const now = performance.now();
-    const channel = channelOf(client, now);
     const zoneAll = zoneOptions();
+    const known = channels.get(client);
+    // Neither the zone nor the listener limits messages or bytes (the default): no bucket to draw on.
+    if (known && unlimited(zoneAll) && unlimited(cachedOptions(listenerConfig(known.listener)))) return true;
+    const now = performance.now();
+    const channel = known ?? channelOf(client, now);
     const own = cachedOptions(listenerConfig(channel.listener));
     const zoneBytes = zone.bucket('bytes', zoneAll, now);
     if (!consumeShared(zoneBytes, payloadBytes, now)) return false;
