@@ -135,7 +135,9 @@ test('Overview: a chart tooltip names its series legibly in both themes (4.5:1 o
     const v = await openPage(browser, { colorScheme });
     await loginAsAdmin(v.page, sim.baseUrl);
     await v.page.goto(`${sim.baseUrl}/#/dashboard/overview`);
-    await waitUntil(v.page, `document.querySelector('[data-test=chart-connections]')?.hasAttribute('data-drawn')`);
+    // All six drawn: a chart drawn later can move the others (a scroll bar appears), and a chart
+    // whose width changes is drawn again in a new svg.
+    await waitUntil(v.page, `[...document.querySelectorAll('[data-test=monitor-charts] figure.chart')].filter((f) => f.hasAttribute('data-drawn')).length === 6`);
     const chart = v.page.locator('[data-test=chart-connections] svg').first();
     await chart.scrollIntoViewIfNeeded();
     const box = (await chart.boundingBox())!;

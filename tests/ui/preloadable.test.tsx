@@ -46,6 +46,12 @@ test('not preloaded: suspends (no part in the first pass), then the part once it
   assert.is.not(shown(root), 'part', 'suspended');
   for (let i = 0; i < 20 && shown(root) !== 'part'; i++) await new Promise((resolve) => setTimeout(resolve, 5));
   assert.is(shown(root), 'part');
+  // The parent renders again (new props, a new element): the part stays mounted, not replaced by
+  // a new one now that the chunk is in (a screen would lose its state and its drawn charts).
+  const first = root.querySelector('[data-test=part]');
+  render(tree(Lazy), root);
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.ok(root.querySelector('[data-test=part]') === first, 'the same element');
   render(null, root);
   root.remove();
 });
