@@ -14,6 +14,13 @@ const common = {
   'GET /alarms': { body: { data: [], meta: { page: 1, limit: 1, count: 0, hasnext: false } } },
 };
 
+/** A sign-in that goes on to the overview: its figures and an empty trend. */
+const signInToOverview = {
+  'POST /login': LOGIN_OK, ...common,
+  'GET /monitor_current': { body: { connections: 7 } },
+  'GET /monitor': { body: [] },
+};
+
 async function fillLogin(username: string, password: string) {
   await type(document.querySelector('input[name=username]'), username);
   await type(document.querySelector('input[name=password]'), password);
@@ -188,11 +195,7 @@ test('a non-default login goes straight back to the page in ?to=', async () => {
 test('signing in from `/` draws the shell and the overview in one pass: no shell around a loading screen, no redirect after it', async () => {
   // A cold load of `/` sends the user to /login?to=%2F; the way back is `/`, which the shell redirects.
   reset('/login?to=%2F');
-  const api = fakeApi({
-    'POST /login': LOGIN_OK, ...common,
-    'GET /monitor_current': { body: { connections: 7 } },
-    'GET /monitor': { body: [] },
-  });
+  const api = fakeApi(signInToOverview);
   await mount(<App />);
   // What each commit of the tree showed, in the order the DOM changed.
   const seen: string[] = [];
@@ -224,11 +227,7 @@ test('signing in from `/` draws the shell and the overview in one pass: no shell
 
 test('signing in to the overview sends its first requests before the shell renders, each once', async () => {
   reset('/login');
-  const api = fakeApi({
-    'POST /login': LOGIN_OK, ...common,
-    'GET /monitor_current': { body: { connections: 7 } },
-    'GET /monitor': { body: [] },
-  });
+  const api = fakeApi(signInToOverview);
   await mount(<App />);
   await fillLogin('ops', 'Secret123');
   await waitFor(() => byTest('overview-connections')?.textContent?.includes('7'));
