@@ -240,6 +240,22 @@ interface Place {
   order: PublishOrder;
   seq: number;
   number: number;
+  /** Aedes handed it to the emitter (it was routed, or held for its turn). */
+  emitted: boolean;
+  /** Its routing's done ran. */
+  ended: boolean;
+}
+
+/**
+ * Where the places of the messages being routed are found when Aedes emits them. Most are emitted
+ * within their route call (`now`, innermost last: routing may publish in turn); a message whose
+ * emission Aedes defers past that call (a retained one waits for the store) waits in `later`, by
+ * Aedes' number. Nothing in the common case touches a Map: deleting from one that empties
+ * shrinks its table, which cost more than the rest of the order keeping.
+ */
+interface Routing {
+  now: Place[];
+  later: Map<number, Place>;
 }
 
 /**
@@ -247,12 +263,24 @@ interface Place {
  * Made here, not inline: a closure named by assignment in the publish path would be renamed on
  * every message (esbuild's keepNames through tsx), which cost a third of the throughput.
  */
-function settlingDone(routing: Map<number, Place>, place: Place, done: Done | undefined): Done {
+function settlingDone(routing: Routing, place: Place, done: Done | undefined): Done {
   return (err) => {
-    routing.delete(place.number);
+    place.ended = true;
+    if (routing.later.size > 0) routing.later.delete(place.number);
     settle(place.order, place.seq);
     done?.(err);
   };
+}
+
+/** The place of the message Aedes numbered `number`, when it is a sequenced one being routed. */
+function placeOf(routing: Routing, number: number | undefined): Place | undefined {
+  if (number === undefined) return undefined;
+  const { now, later } = routing;
+  for (let i = now.length - 1; i >= 0; i--) if (now[i].number === number) return now[i];
+  if (later.size === 0) return undefined;
+  const place = later.get(number);
+  if (place !== undefined) later.delete(number);
+  return place;
 }
 
 /** A PUBLISH of `client` will not be routed (a duplicate QoS 2 id, refused): later ones need not wait for it. */
@@ -348,31 +376,38 @@ function install(broker: Aedes): Hooks {
     }
     // Settled once emitted, or when its routing ends without (a step took it, it failed).
     const counters = broker as unknown as { counter: number };
-    const place: Place = { order, seq, number: 0 };
+    const place: Place = { order, seq, number: 0, emitted: false, ended: false };
     const ended = settlingDone(routing, place, done);
     const steps = message.list;
     for (let i = 0; i < steps.length; i++) if (steps[i](p, c, ended)) return;
     // Aedes numbers the message it routes with the broker's counter, first thing (aedes-packet).
     place.number = counters.counter + 1;
-    routing.set(place.number, place);
-    route.call(broker, p, c, ended);
-    if (counters.counter < place.number) routing.delete(place.number);
+    routing.now.push(place);
+    try {
+      route.call(broker, p, c, ended);
+    } finally {
+      routing.now.pop();
+    }
+    if (!place.emitted && !place.ended && counters.counter >= place.number) routing.later.set(place.number, place);
   };
 
   // The moment a message is routed: a connection's message waits for its earlier ones.
-  const routing = new Map<number, Place>();
+  const routing: Routing = { now: [], later: new Map() };
   const mq = (broker as unknown as { mq: { emit(packet: { brokerCounter?: number }, cb?: Done): void } }).mq;
   const emit = mq.emit;
+  const hold = (order: PublishOrder, seq: number, packet: { brokerCounter?: number }, cb: Done | undefined) => {
+    order.held.set(seq, () => emit.call(mq, packet, cb));
+  };
   mq.emit = function (packet, cb) {
-    const placed = routing.size > 0 && packet.brokerCounter !== undefined ? routing.get(packet.brokerCounter) : undefined;
-    if (placed === undefined) return emit.call(this, packet, cb);
-    routing.delete(packet.brokerCounter as number);
-    const { order, seq } = placed;
+    const place = placeOf(routing, packet.brokerCounter);
+    if (place === undefined || place.emitted) return emit.call(this, packet, cb);
+    place.emitted = true;
+    const { order, seq } = place;
     if (order.closed || seq <= order.head) {
       emit.call(this, packet, cb);
       settle(order, seq);
     } else {
-      order.held.set(seq, () => emit.call(this, packet, cb));
+      hold(order, seq, packet, cb);
     }
   };
 
