@@ -44,7 +44,10 @@ interface PublishOut extends Packet {
 
 interface Stream {
   client?: Client;
-  write(bytes: Buffer): boolean;
+  write(bytes: Buffer | string): boolean;
+  cork?(): void;
+  uncork?(): void;
+  destroy?(error?: Error): void;
 }
 
 type Write = (packet: Packet, stream: Stream, opts?: { protocolVersion?: number }) => boolean;
@@ -268,6 +271,48 @@ function userPropertyOrder(packet: Packet): UserPropertyPairs | undefined {
   return (packet.properties?.userProperties as { [USER_PROPERTY_ORDER]?: UserPropertyPairs } | undefined)?.[USER_PROPERTY_ORDER];
 }
 
+/** On a socket: the view of it writeToStream is given, and whether it is corked until the next tick. */
+const PLAIN = Symbol('plain view');
+const CORKED = Symbol('corked for this tick');
+
+interface CorkedStream extends Stream {
+  [PLAIN]?: Stream;
+  [CORKED]?: boolean;
+}
+
+/** The sockets corked in this tick, uncorked together. */
+let corked: CorkedStream[] = [];
+
+function uncorkAll(): void {
+  const list = corked;
+  corked = [];
+  for (const stream of list) {
+    stream[CORKED] = false;
+    stream.uncork!();
+  }
+}
+
+/**
+ * writeToStream with the socket corked once per tick. writeToStream corks the stream it is given
+ * and schedules an uncork for every packet (a process.nextTick each); given a view of the socket
+ * without `cork`, it writes the same parts into a socket this function has corked for the whole
+ * tick, and they still leave in one writev.
+ */
+function writeCorked(writeParts: Write, packet: Packet, stream: CorkedStream, opts?: { protocolVersion?: number }): boolean {
+  if (typeof stream.cork !== 'function' || typeof stream.uncork !== 'function') return writeParts(packet, stream, opts);
+  if (stream[CORKED] !== true) {
+    stream[CORKED] = true;
+    stream.cork();
+    corked.push(stream);
+    if (corked.length === 1) process.nextTick(uncorkAll);
+  }
+  const plain = stream[PLAIN] ??= {
+    write: (bytes) => stream.write(bytes),
+    destroy: (error) => stream.destroy?.(error),
+  };
+  return writeParts(packet, plain, opts);
+}
+
 /**
  * Wraps mqtt-packet's writeToStream once per process. Only MQTT 5 connections of a broker this
  * module is installed on are looked at (and any CONNACK, and WebSocket framing); every other write
@@ -280,7 +325,7 @@ function wrapWriter(): void {
   const writeParts = lib.writeToStream;
   // Over WebSocket a packet is one frame (emqx_ws_connection.erl, v5.5.1, handle_outgoing with the
   // default mqtt_piggyback = multiple); writeToStream's several writes would each be a frame.
-  const write: Write = (packet, stream, opts) => (webSocketStreams.has(stream) ? stream.write(lib.generate(packet, opts)) : writeParts(packet, stream, opts));
+  const write: Write = (packet, stream, opts) => (webSocketStreams.has(stream) ? stream.write(lib.generate(packet, opts)) : writeCorked(writeParts, packet, stream, opts));
   lib.writeToStream = function speaking(packet, stream, opts) {
     // Any version: a resumed session is present though it has no subscriptions (session-queue.ts).
     if (packet.cmd === 'connack' && stream.client !== undefined) {

@@ -4,6 +4,8 @@
 // Request Problem Information, a property given twice, PUBLISH properties check_pub_props refuses,
 // strict_mode, Maximum Packet Size 0, trace lines with the packet id a QoS 1 delivery goes out
 // with; and where EMQX takes what MQTT 5 would refuse, the simulator takes it too.
+import { createRequire } from 'node:module';
+import { Writable } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { EmqxVersion } from '../../simulator/store/profile.ts';
@@ -84,6 +86,68 @@ test('a burst of QoS 2, 1 and 0 publishes in one write arrives in that order', a
     order.push(decodePublish(packet, 5).payload.toString());
   }
   assert.equal(order, qos.map((_, i) => String(i)));
+});
+
+
+test('a burst mixing retained and plain publishes arrives in the order sent (a retained one is routed after its store)', async () => {
+  const sub = await subscriber(5, 'burst-retain-sub', 'burst-retain/#');
+  const { raw: pub } = await connected({ version: 5, clientId: 'burst-retain-pub' });
+  const spec = [[0, true], [0, false], [1, true], [2, false], [0, true], [2, true], [1, false], [0, false]] as const;
+  pub.write(...spec.map(([q, retain], i) => publishPacket({ version: 5, topic: `burst-retain/${i}`, qos: q, retain, id: i + 1, payload: String(i) })));
+  const order: string[] = [];
+  for (let i = 0; i < spec.length; i++) {
+    const packet = await sub.next(PUBLISH);
+    assert.ok(packet, `delivery ${i}`);
+    order.push(decodePublish(packet, 5).payload.toString());
+  }
+  assert.equal(order, spec.map((_, i) => String(i)));
+  // The retained ones were stored all the same.
+  const again = await subscriber(5, 'burst-retain-late', 'burst-retain/#');
+  const stored = new Set<string>();
+  for (let i = 0; i < spec.filter(([, retain]) => retain).length; i++) {
+    const packet = await again.next(PUBLISH);
+    assert.ok(packet, `retained ${i}`);
+    stored.add(decodePublish(packet, 5).payload.toString());
+  }
+  assert.equal([...stored].sort(), ['0', '2', '4', '5']);
+  for (const topic of spec.map((_, i) => `burst-retain/${i}`)) pub.write(publishPacket({ version: 5, topic, retain: true }));
+});
+test('packets written to a socket in one tick leave in one writev, corked once: no cork and tick per packet', async () => {
+  const require = createRequire(import.meta.url);
+  const lib = createRequire(require.resolve('aedes'))('mqtt-packet') as {
+    writeToStream(packet: object, stream: Writable, opts: object): boolean;
+    generate(packet: object, opts: object): Buffer;
+  };
+  const writes: Buffer[][] = [];
+  const stream = new Writable({
+    writev(chunks, callback) {
+      writes.push(chunks.map(({ chunk }) => Buffer.from(chunk as Buffer)));
+      callback();
+    },
+  });
+  let corks = 0;
+  const cork = stream.cork;
+  stream.cork = function () {
+    corks++;
+    cork.call(this);
+  };
+  const packets = Array.from({ length: 50 }, (_, i) => ({ cmd: 'publish', topic: `tick/${i}`, payload: Buffer.from(String(i)), qos: 0, retain: false, dup: false }));
+  let ticks = 0;
+  const nextTick = process.nextTick;
+  process.nextTick = ((...args: Parameters<typeof nextTick>) => {
+    ticks++;
+    return nextTick(...args);
+  }) as typeof nextTick;
+  try {
+    for (const packet of packets) assert.ok(lib.writeToStream(packet, stream, { protocolVersion: 4 }));
+  } finally {
+    process.nextTick = nextTick;
+  }
+  assert.is(corks, 1, 'corked once');
+  assert.is(ticks, 1, 'one tick to uncork');
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.is(writes.length, 1, 'one writev');
+  assert.equal(Buffer.concat(writes[0]), Buffer.concat(packets.map((packet) => lib.generate(packet, { protocolVersion: 4 }))));
 });
 
 test('User Properties keep their order [MQTT-3.3.2-18], live, with topic aliases, and retained', async () => {
