@@ -36,6 +36,7 @@ export type UserPropertyPairs = readonly (readonly [string, string])[];
 type Props = Record<string, unknown> & { [RAW_FLAGS]?: Record<string, number> };
 
 interface FrameParser {
+  [BOUND]?: Bound;
   packet: { length: number; cmd?: string; qos?: number; retain?: boolean; dup?: boolean; topic?: string | null; messageId?: number; [MALFORMED]?: true };
   settings: { protocolVersion?: number };
   error?: Error | null;
@@ -69,11 +70,12 @@ interface FrameClient extends Client {
 interface Bound {
   client: FrameClient;
   settings: FrameSettings;
+  /** The connection is being closed over a frame error: its input is dropped. */
+  discarding: boolean;
 }
 
-const bound = new WeakMap<FrameParser, Bound>();
-/** Parsers whose connection is being closed over a frame error: their input is dropped. */
-const discarding = new WeakSet<FrameParser>();
+/** On a parser: its connection and settings (a property, not a WeakMap: it is read for every packet). */
+const BOUND = Symbol('frame settings');
 
 // The parser's own methods, taken from the first parser (every parser shares them).
 let own: Pick<FrameParser, '_parseHeader' | '_parseLength' | '_parseString' | '_parseProperties' | '_parseByType' | '_parseMessageId' | '_emitError'> | null = null;
@@ -95,9 +97,10 @@ function discard(parser: FrameParser): false {
  * when the connection is simply closed by the parser's error.
  */
 function frameError(parser: FrameParser, reasonCode: number): boolean {
-  const client = bound.get(parser)?.client;
-  if (!client || client.version !== 5 || !client.connected || client.closed) return false;
-  discarding.add(parser);
+  const state = parser[BOUND];
+  const client = state?.client;
+  if (!state || !client || client.version !== 5 || !client.connected || client.closed) return false;
+  state.discarding = true;
   client.disconnect({ reasonCode });
   return true;
 }
@@ -114,18 +117,23 @@ function malformed(parser: FrameParser, reason: string): false {
   return false;
 }
 
+/** The zone's strict_mode, read only for a header or packet id that it would refuse. */
+function strictMode(state: Bound | undefined): boolean {
+  return state !== undefined && state.settings.strictMode();
+}
+
 // emqx_frame parse/2: the type, dup, QoS and retain bits; validate_header only in strict mode,
 // else fixqos (PUBREL, SUBSCRIBE and UNSUBSCRIBE are QoS 1) and the flags are taken as they come.
 const parseHeader = function (this: FrameParser): boolean {
-  if (discarding.has(this)) return discard(this);
+  const state = this[BOUND];
+  if (state?.discarding) return discard(this);
   const first = this._list.readUInt8(0);
   const type = first >> 4;
   const flags = first & 0xf;
-  const strict = bound.get(this)?.settings.strictMode() ?? false;
   if (type === PUBLISH) {
     const qos = (flags >> 1) & 3;
     const dup = (flags & 0x8) !== 0;
-    if (strict && (qos === 3 || (dup && qos !== 1))) return malformed(this, 'bad_frame_header');
+    if ((qos === 3 || (dup && qos !== 1)) && strictMode(state)) return malformed(this, 'bad_frame_header');
     if (qos !== 3) return own!._parseHeader.call(this);
     // QoS bits 3 are read as QoS 3; emqx_mqtt_caps check_pub refuses it (mqtt-limits.ts).
     Object.assign(this.packet, { cmd: 'publish', retain: (flags & 1) === 1, qos: 3, dup });
@@ -133,7 +141,7 @@ const parseHeader = function (this: FrameParser): boolean {
     return true;
   }
   if (REQUIRED_FLAGS[type] < 0 || flags === REQUIRED_FLAGS[type]) return own!._parseHeader.call(this);
-  if (strict) return malformed(this, 'bad_frame_header');
+  if (strictMode(state)) return malformed(this, 'bad_frame_header');
   const qos = (flags >> 1) & 3;
   Object.assign(this.packet, { cmd: TYPES[type], retain: false, qos: qos === 0 && (type === 6 || type === 8 || type === 10) ? 1 : qos, dup: false });
   this._list.consume(1);
@@ -141,9 +149,10 @@ const parseHeader = function (this: FrameParser): boolean {
 };
 
 const parseLength = function (this: FrameParser): boolean {
-  if (discarding.has(this)) return discard(this);
+  const state = this[BOUND];
+  if (state?.discarding) return discard(this);
   const ok = own!._parseLength.call(this);
-  const settings = bound.get(this)?.settings;
+  const settings = state?.settings;
   if (!ok || !settings || this.packet.length <= settings.maxPacketSize()) return ok;
   settings.tooLarge(this.packet.cmd);
   // emqx_channel.erl (v5.5.1) handle_in({frame_error, frame_too_large}): DISCONNECT 0x95 for a
@@ -156,7 +165,7 @@ const parseLength = function (this: FrameParser): boolean {
 // emqx_frame validate_packet_id, strict mode only: packet id 0 is malformed.
 const parseMessageId = function (this: FrameParser): boolean {
   if (!own!._parseMessageId.call(this)) return false;
-  if (this.packet.messageId === 0 && bound.get(this)?.settings.strictMode()) return malformed(this, 'bad_packet_id');
+  if (this.packet.messageId === 0 && strictMode(this[BOUND])) return malformed(this, 'bad_packet_id');
   return true;
 };
 
@@ -282,7 +291,7 @@ function grouped(users: Record<string, string | string[]>, pairs: UserPropertyPa
 // written here before its error closes the connection.
 const UNACCEPTABLE_PROTOCOL = Buffer.from([0x20, 0x02, 0x00, 0x01]);
 const emitError = function (this: FrameParser, err: Error): void {
-  const client = bound.get(this)?.client;
+  const client = this[BOUND]?.client;
   if (err.message === 'Invalid protocol version' && this.packet.cmd === 'connect') client?.conn.write(UNACCEPTABLE_PROTOCOL);
   else if (!this.error && frameError(this, RC_MALFORMED_PACKET)) {
     this.error = err;
@@ -300,7 +309,7 @@ export function installFrame(parser: unknown, client: Client, settings: FrameSet
     _parseHeader: p._parseHeader, _parseLength: p._parseLength, _parseString: p._parseString, _parseProperties: p._parseProperties,
     _parseByType: p._parseByType, _parseMessageId: p._parseMessageId, _emitError: p._emitError,
   };
-  bound.set(p, { client: client as FrameClient, settings });
+  p[BOUND] = { client: client as FrameClient, settings, discarding: false };
   p._parseHeader = parseHeader;
   p._parseLength = parseLength;
   p._parseString = parseString;
