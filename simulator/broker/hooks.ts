@@ -247,10 +247,10 @@ interface Place {
 }
 
 /**
- * Where the places of the messages being routed are found when Aedes emits them. Most are emitted
- * within their route call (`now`, innermost last: routing may publish in turn); a message whose
- * emission Aedes defers past that call (a retained one waits for the store) waits in `later`, by
- * Aedes' number. Nothing in the common case touches a Map: deleting from one that empties
+ * Where the places of the messages being routed are found when Aedes emits them. QoS 0 ones are
+ * emitted within their route call (`now`, innermost last: routing may publish in turn); a message
+ * whose emission Aedes defers past that call (retained or QoS 1/2) waits in `later`, by Aedes'
+ * number. Nothing in the common case touches a Map: deleting from one that empties
  * shrinks its table, which cost more than the rest of the order keeping.
  */
 interface Routing {
@@ -377,18 +377,30 @@ function install(broker: Aedes): Hooks {
     // Settled once emitted, or when its routing ends without (a step took it, it failed).
     const counters = broker as unknown as { counter: number };
     const place: Place = { order, seq, number: 0, emitted: false, ended: false };
-    const ended = settlingDone(routing, place, done);
     const steps = message.list;
-    for (let i = 0; i < steps.length; i++) if (steps[i](p, c, ended)) return;
+    // A step that takes the message (holds or drops it) takes it out of its connection's order.
+    for (let i = 0; i < steps.length; i++) {
+      if (steps[i](p, c, done)) {
+        settle(order, seq);
+        return;
+      }
+    }
     // Aedes numbers the message it routes with the broker's counter, first thing (aedes-packet).
     place.number = counters.counter + 1;
+    // Aedes emits a plain QoS 0 message within its route call; a retained one waits for the
+    // retained store, QoS 1 and 2 for the offline sessions' lookup (aedes.js publishFuncsQoS).
+    // Only those need to hear how their routing ended.
+    const deferrable = p.retain === true || (p.qos ?? 0) > 0;
     routing.now.push(place);
     try {
-      route.call(broker, p, c, ended);
+      route.call(broker, p, c, deferrable ? settlingDone(routing, place, done) : done);
     } finally {
       routing.now.pop();
     }
-    if (!place.emitted && !place.ended && counters.counter >= place.number) routing.later.set(place.number, place);
+    if (place.emitted || place.ended) return;
+    if (deferrable && counters.counter >= place.number) routing.later.set(place.number, place);
+    // Not emitted within its route call and not waiting for a store: it was not routed.
+    else settle(order, seq);
   };
 
   // The moment a message is routed: a connection's message waits for its earlier ones.

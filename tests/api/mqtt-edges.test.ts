@@ -112,6 +112,26 @@ test('a burst mixing retained and plain publishes arrives in the order sent (a r
   assert.equal([...stored].sort(), ['0', '2', '4', '5']);
   for (const topic of spec.map((_, i) => `burst-retain/${i}`)) pub.write(publishPacket({ version: 5, topic, retain: true }));
 });
+test('a message a step takes (delayed) keeps no later message of its connection waiting', async () => {
+  const sub = await subscriber(5, 'burst-taken-sub', 'burst-taken/#');
+  const { raw: pub } = await connected({ version: 4, clientId: 'burst-taken-pub' });
+  pub.write(
+    publishPacket({ topic: 'burst-taken/0', qos: 1, id: 1, payload: '0' }),
+    publishPacket({ topic: '$delayed/3600/burst-taken/later', qos: 1, id: 2, payload: 'later' }),
+    publishPacket({ topic: 'burst-taken/1', qos: 0, payload: '1' }),
+    publishPacket({ topic: 'burst-taken/2', qos: 2, id: 3, payload: '2' }),
+  );
+  const order: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const packet = await sub.next(PUBLISH, 1000);
+    assert.ok(packet, `delivery ${i}`);
+    order.push(decodePublish(packet, 5).payload.toString());
+  }
+  assert.equal(order, ['0', '1', '2']);
+  const held = await call('GET', '/mqtt/delayed/messages');
+  assert.ok((held.json as { data: { topic: string }[] }).data.some((m) => m.topic === 'burst-taken/later'), held.text);
+});
+
 test('packets written to a socket in one tick leave in one writev, corked once: no cork and tick per packet', async () => {
   const require = createRequire(import.meta.url);
   const lib = createRequire(require.resolve('aedes'))('mqtt-packet') as {
