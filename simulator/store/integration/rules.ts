@@ -319,11 +319,18 @@ export class Rules {
 
   private count(id: string, ...keys: Counter[]): void {
     const live = this.liveOf(id);
-    for (const key of keys) live.counters[key]++;
-    if (keys.includes('matched')) this.totals.matched++;
-    if (keys.includes('actions.success') || keys.includes('actions.failed')) this.totals.executed++;
-    if (keys.includes('actions.success')) this.totals.delivered++;
-    if (keys.includes('matched')) {
+    // Once per message: one pass over the keys.
+    let matched = false;
+    let executed = false;
+    for (const key of keys) {
+      live.counters[key]++;
+      if (key === 'matched') matched = true;
+      else if (key === 'actions.success' || key === 'actions.failed') executed = true;
+      if (key === 'actions.success') this.totals.delivered++;
+    }
+    if (executed) this.totals.executed++;
+    if (matched) {
+      this.totals.matched++;
       const second = Math.floor(this.ctx.clock.now() / 1000);
       live.buckets.set(second, (live.buckets.get(second) ?? 0) + 1);
       // Seconds older than five minutes go once a second, not at every message.
