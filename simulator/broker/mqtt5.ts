@@ -288,7 +288,12 @@ function uncorkAll(): void {
   corked = [];
   for (const stream of list) {
     stream[CORKED] = false;
-    stream.uncork!();
+    // One socket's failure leaves the others' bytes to flush.
+    try {
+      stream.uncork!();
+    } catch {
+      stream.destroy?.();
+    }
   }
 }
 
