@@ -74,18 +74,23 @@ test('one publisher\'s messages reach a subscriber in the order sent, QoS 0, 1 a
   await endMqtt(sub);
 });
 
+/** The payloads of the next `n` PUBLISH packets an MQTT 5 subscriber receives, in arrival order. */
+async function payloads(sub: RawMqtt, n: number, ms?: number): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const packet = await sub.next(PUBLISH, ms);
+    assert.ok(packet, `delivery ${i}`);
+    out.push(decodePublish(packet, 5).payload.toString());
+  }
+  return out;
+}
+
 test('a burst of QoS 2, 1 and 0 publishes in one write arrives in that order', async () => {
   const sub = await subscriber(5, 'burst-sub', 'burst/#');
   const { raw: pub } = await connected({ version: 4, clientId: 'burst-pub' });
   const qos = [2, 1, 0, 2, 0, 1, 1, 0, 2, 0];
   pub.write(...qos.map((q, i) => publishPacket({ topic: `burst/${i}`, qos: q, id: i + 1, payload: String(i) })));
-  const order: string[] = [];
-  for (let i = 0; i < qos.length; i++) {
-    const packet = await sub.next(PUBLISH);
-    assert.ok(packet, `delivery ${i}`);
-    order.push(decodePublish(packet, 5).payload.toString());
-  }
-  assert.equal(order, qos.map((_, i) => String(i)));
+  assert.equal(await payloads(sub, qos.length), qos.map((_, i) => String(i)));
 });
 
 
@@ -94,13 +99,7 @@ test('a burst mixing retained and plain publishes arrives in the order sent (a r
   const { raw: pub } = await connected({ version: 5, clientId: 'burst-retain-pub' });
   const spec = [[0, true], [0, false], [1, true], [2, false], [0, true], [2, true], [1, false], [0, false]] as const;
   pub.write(...spec.map(([q, retain], i) => publishPacket({ version: 5, topic: `burst-retain/${i}`, qos: q, retain, id: i + 1, payload: String(i) })));
-  const order: string[] = [];
-  for (let i = 0; i < spec.length; i++) {
-    const packet = await sub.next(PUBLISH);
-    assert.ok(packet, `delivery ${i}`);
-    order.push(decodePublish(packet, 5).payload.toString());
-  }
-  assert.equal(order, spec.map((_, i) => String(i)));
+  assert.equal(await payloads(sub, spec.length), spec.map((_, i) => String(i)));
   // The retained ones were stored all the same.
   const again = await subscriber(5, 'burst-retain-late', 'burst-retain/#');
   const stored = new Set<string>();
@@ -121,13 +120,7 @@ test('a message a step takes (delayed) keeps no later message of its connection 
     publishPacket({ topic: 'burst-taken/1', qos: 0, payload: '1' }),
     publishPacket({ topic: 'burst-taken/2', qos: 2, id: 3, payload: '2' }),
   );
-  const order: string[] = [];
-  for (let i = 0; i < 3; i++) {
-    const packet = await sub.next(PUBLISH, 1000);
-    assert.ok(packet, `delivery ${i}`);
-    order.push(decodePublish(packet, 5).payload.toString());
-  }
-  assert.equal(order, ['0', '1', '2']);
+  assert.equal(await payloads(sub, 3, 1000), ['0', '1', '2']);
   const held = await call('GET', '/mqtt/delayed/messages');
   assert.ok((held.json as { data: { topic: string }[] }).data.some((m) => m.topic === 'burst-taken/later'), held.text);
 });
