@@ -30,6 +30,7 @@ import { installTrace } from './trace.ts';
 import { installMqttLimits } from './mqtt-limits.ts';
 import { installLimiter } from './limiter.ts';
 import { installSysTopics } from './sys-topics.ts';
+import { installTakeover } from './takeover.ts';
 import { installSharedSubs } from './shared-subs.ts';
 import { installMqtt5 } from './mqtt5.ts';
 import { installSchemaValidation } from './schema-validation.ts';
@@ -40,7 +41,8 @@ import { installClusterLink } from './cluster-link.ts';
 // authorization, message.publish, deliveries, the publish event, received packets) is done by
 // steps in the ordered chains of hooks.ts, whose table fixes their order; the remaining
 // wrappers (authenticate, authorizeSubscribe) run the later installed first: auto subscribe is
-// outermost so its subscriptions skip authorization.
+// outermost so its subscriptions skip authorization, and the takeover of a live session follows
+// every authenticator.
 const INSTALLERS = [
   installConnect, installSessions, installSessionQueue, installMetrics,
   installBanned, installFlapping, installAuthn, installAuthz,
@@ -48,7 +50,7 @@ const INSTALLERS = [
   installAuthzCache, installMqttLimits, installDelayed, installRewrite, installAutoSubscribe,
   installSchemaValidation, installMessageTransformation, installClusterLink,
   installTopicMetrics, installSlowSubs, installRuleEngine, installTrace,
-  installSysTopics, installSharedSubs, installMqtt5,
+  installSysTopics, installSharedSubs, installMqtt5, installTakeover,
 ];
 
 export interface MqttBroker {

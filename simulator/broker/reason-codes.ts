@@ -10,6 +10,7 @@ export const RC_IMPLEMENTATION_SPECIFIC_ERROR = 0x83;
 export const RC_NOT_AUTHORIZED = 0x87;
 export const RC_BANNED = 0x8a;
 export const RC_KEEP_ALIVE_TIMEOUT = 0x8d;
+export const RC_SESSION_TAKEN_OVER = 0x8e;
 export const RC_TOPIC_FILTER_INVALID = 0x8f;
 export const RC_TOPIC_NAME_INVALID = 0x90;
 export const RC_PACKET_IDENTIFIER_IN_USE = 0x91;

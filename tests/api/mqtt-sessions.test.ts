@@ -353,6 +353,31 @@ test('a persistent session taken over by a new connection while the old one is u
   await endMqtt(pub);
 });
 
+test('an MQTT 5 connection that takes over a live session: the old one hears 0x8E before the new CONNACK, and the new subscriptions deliver', async () => {
+  for (const clean of [true, false]) {
+    const id = `take5-${clean}`;
+    const events: string[] = [];
+    const old = await listening(id, { protocolVersion: 5, clean, properties: { sessionExpiryInterval: clean ? 0 : 60 } }, () => undefined);
+    old.on('disconnect', (packet) => events.push(`old DISCONNECT ${packet.reasonCode}`));
+    old.on('error', () => undefined);
+    // With a subscription of its own, the old connection takes longer to close than to write.
+    await old.subscribeAsync(`${id}/old`, { qos: 1 });
+    const got: string[] = [];
+    const now = await listening(id, { protocolVersion: 5, clean, properties: { sessionExpiryInterval: clean ? 0 : 60 } }, (_t, p) => got.push(p.toString()));
+    events.push('new CONNACK');
+    await now.subscribeAsync(`${id}/t`, { qos: 1 });
+    const pub = await publisher(`${id}-pub`);
+    await pub.publishAsync(`${id}/t`, 'after', { qos: 1 });
+    await waitFor(() => got.length === 1, 1000, `clean ${clean}: the message on the new connection`);
+    // emqx_cm.erl open_session (v5.5.1): the old channel is discarded or taken over before the
+    // new session exists, so its DISCONNECT goes out before the new CONNACK.
+    assert.equal(events, ['old DISCONNECT 142', 'new CONNACK'], `clean ${clean}`);
+    assert.is((await client(id)).connected, true);
+    await endMqtt(now);
+    await endMqtt(pub);
+  }
+});
+
 // ---- (d) QoS 0 while offline ------------------------------------------------------------------------
 
 test('QoS 0 messages are queued for an offline session by default, and not when mqueue_store_qos0 is false', async () => {
