@@ -357,13 +357,14 @@ test('an MQTT 5 connection that takes over a live session: the old one hears 0x8
   for (const clean of [true, false]) {
     const id = `take5-${clean}`;
     const events: string[] = [];
-    const old = await listening(id, { protocolVersion: 5, clean, properties: { sessionExpiryInterval: clean ? 0 : 60 } }, () => undefined);
+    const options: IClientOptions = { protocolVersion: 5, clean, properties: { sessionExpiryInterval: clean ? 0 : 60 } };
+    const old = await listening(id, options, () => undefined);
     old.on('disconnect', (packet) => events.push(`old DISCONNECT ${packet.reasonCode}`));
     old.on('error', () => undefined);
     // With a subscription of its own, the old connection takes longer to close than to write.
     await old.subscribeAsync(`${id}/old`, { qos: 1 });
     const got: string[] = [];
-    const now = await listening(id, { protocolVersion: 5, clean, properties: { sessionExpiryInterval: clean ? 0 : 60 } }, (_t, p) => got.push(p.toString()));
+    const now = await listening(id, options, (_t, p) => got.push(p.toString()));
     events.push('new CONNACK');
     await now.subscribeAsync(`${id}/t`, { qos: 1 });
     const pub = await publisher(`${id}-pub`);
