@@ -10,6 +10,22 @@ const SUITES = {
   e2e: { dir: 'e2e', dom: false },
 };
 
+/**
+ * The failed files and their FAIL blocks (first lines), so the end of a long log still says which
+ * tests failed and how: uvu prints them where each file ran.
+ */
+function failures(plain) {
+  const lines = plain.split('\n');
+  const out = [];
+  let file = '';
+  for (let i = 0; i < lines.length; i++) {
+    if (/\.test\.tsx?$/.test(lines[i].trim())) file = lines[i].trim();
+    if (/^\s*✘/.test(lines[i])) out.push(`${file} ${lines[i].trim()}`);
+    if (/^\s+FAIL\s/.test(lines[i])) out.push(...lines.slice(i, i + 8).filter((l) => l.trim()).map((l) => `  ${l.trimEnd()}`));
+  }
+  return out;
+}
+
 function run(names) {
   const dom = SUITES[names[0]].dom;
   const pattern = `(${names.map((n) => SUITES[n].dir).join('|')})/.*\\.test\\.tsx?$`;
@@ -33,7 +49,7 @@ function run(names) {
       const skipped = Number(/Skipped:\s+(\d+)/.exec(plain)?.[1] ?? 0);
       // A crash before uvu's summary counts as one failure, so a broken suite never looks green.
       const failed = code !== 0 && total - passed - skipped === 0 ? 1 : total - passed - skipped;
-      resolve({ passed, failed, skipped, code });
+      resolve({ passed, failed, skipped, code, signal, recap: failures(plain) });
     });
   });
 }
@@ -50,12 +66,16 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let exit = 0;
+const recap = [];
 for (const group of groups) {
   const result = await run(group);
+  recap.push(...result.recap);
+  if (result.code !== 0 && !result.recap.length) recap.push(`${group.join(' ')}: exited with ${result.signal ?? `code ${result.code}`} before or after its summary`);
   passed += result.passed;
   failed += result.failed;
   skipped += result.skipped;
   if (result.code !== 0) exit = 1;
 }
+if (recap.length) console.log(`\nFailed:\n${recap.join('\n')}`);
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(exit || (failed ? 1 : 0));
