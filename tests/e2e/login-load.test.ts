@@ -6,8 +6,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
-import { launch, loginAsAdmin, openPage } from '../helpers/browser.ts';
-import { request, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
+import { launch, loginAsAdmin, openPage, waitUntil } from '../helpers/browser.ts';
+import { login, request, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
 import { setUpOrFail } from '../helpers/suite.ts';
 
 let sim: SpawnedSimulator;
@@ -86,6 +86,32 @@ test('the login page loads what index.html names; the shell and the overview com
   assert.equal(await stylesheets(w.page), ['login'], 'fetched, not applied');
   assert.equal(api, [], 'no request to the broker before sign-in');
   assert.equal(w.violations, []);
+  await w.context.close();
+});
+
+test('after Sign in, the first frame of the overview already shows its cards with figures (its answers came with its chunk)', async () => {
+  const user = { username: 'firstframe', password: 'First-frame-2026' };
+  const token = await login(sim.baseUrl);
+  assert.is((await request(sim.baseUrl, 'POST', '/api/v5/users', { token, body: { ...user, description: 'e2e' } })).status, 200);
+  const w = await openPage(browser, { locale: 'en-US' });
+  // The cards' texts at the first animation frame after the overview is in the document: what
+  // that frame paints.
+  await w.page.addInitScript(`new MutationObserver((_, o) => {
+    if (!document.querySelector('[data-test=overview-page] .cards')) return;
+    o.disconnect();
+    requestAnimationFrame(() => {
+      window.__firstCards = [...document.querySelectorAll('[data-test=overview-page] .cards strong')].map((s) => s.textContent);
+    });
+  }).observe(document, { childList: true, subtree: true });`);
+  await w.page.goto(sim.baseUrl + '/');
+  await w.page.fill('[data-test=login-form] input[name=username]', user.username);
+  await w.page.fill('[data-test=login-form] input[name=password]', user.password);
+  await w.page.click('[data-test=login-form] [data-test=form-submit]');
+  await waitUntil(w.page, 'Array.isArray(window.__firstCards)');
+  const cards = await w.page.evaluate('window.__firstCards') as string[];
+  assert.ok(cards.length >= 4, cards.join(' | '));
+  assert.equal(cards.filter((text) => text === '…'), [], cards.join(' | '));
+  assert.equal(w.errors, []);
   await w.context.close();
 });
 

@@ -49,17 +49,29 @@ export function warm(path: string) {
   if (screen) void components.get(screen.path)?.preload().catch(() => undefined);
 }
 
+/** How long sign-in waits for the first screen's first answer before it shows the screen loading. */
+const ANSWERS_MS = 250;
+
 /**
  * Signed in and going to `path`: its screen's first requests go out now, alongside its chunk.
  * Gives where to go, the path after the redirects (a `<Redirect>` in the shell would show the
- * screen only after a paint of nothing), and `ready`, settled once the screen's chunk is in.
+ * screen only after a paint of nothing), and `ready`, settled once the screen's chunk is in and
+ * the answer to its first request too (or after ANSWERS_MS; the overview's figure cards): the
+ * shell and the screen then first render with that data, not around a loading state, and the
+ * other answers follow (waiting for all of them, the 140 KB of the charts' samples among them,
+ * put the first card later).
  */
 export function primeScreen(path: string): { to: string; ready: Promise<void> } {
   const screen = screenOf(path);
   let ready = Promise.resolve();
   if (screen && available(screen)) {
-    for (const [request, params] of screen.requests?.() ?? []) prime(request, params);
-    ready = components.get(screen.path)?.preload().catch(() => undefined) ?? ready;
+    const answers = (screen.requests?.() ?? []).map(([request, params]) => prime(request, params));
+    const chunk = components.get(screen.path)?.preload().catch(() => undefined);
+    const bounded = new Promise<void>((resolve) => {
+      setTimeout(resolve, ANSWERS_MS);
+      void (answers[0] ?? Promise.resolve()).then(() => resolve());
+    });
+    ready = Promise.all([chunk, bounded]).then(() => undefined);
   }
   return { to: redirected(path), ready };
 }

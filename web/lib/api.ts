@@ -102,12 +102,12 @@ const primeKey = (path: string, params?: Params) => `${path.replace(/^\//, '')}?
 /**
  * Sends a GET before anyone asks for it (after sign-in, the first screen's requests go out
  * alongside its chunk): the first `api.get` of the same path and params within 5 s takes its
- * answer instead of asking again.
+ * answer instead of asking again. Gives the answer, settled either way.
  */
-export function prime(path: string, params?: Params) {
+export function prime(path: string, params?: Params): Promise<unknown> {
   const answer = request('GET', path, undefined, { params });
-  answer.catch(() => undefined);
   primed.set(primeKey(path, params), { at: Date.now(), answer });
+  return answer.catch(() => undefined);
 }
 
 /** The primed answer for a plain GET of `path` with these params, taken once. */

@@ -35,7 +35,8 @@ export interface Screen {
   /**
    * The GETs the screen sends first, as `[path, params]` (read once the broker is known): when
    * sign-in leads to the screen they go out alongside its chunk (`prime`, lib/api.ts) and the
-   * screen's own first asks take the answers.
+   * screen's own first asks take the answers. The first is what the screen shows first: sign-in
+   * waits for its answer (briefly) so that the screen's first frame has it (app/Shell.tsx).
    */
   requests?: () => [string, Params?][];
 }

@@ -28,9 +28,15 @@ function tidyAxisLabels(root: HTMLElement) {
 // charts then never holds the main thread for the time of all six at once (one long task of
 // ~80 ms before), and the rest of the screen (figure cards, tables) paints with its data first.
 // Idle time alone is not enough: there is idle time between an answer and the frame that shows
-// it, and a chart drawn there holds that frame back.
+// it, and a chart drawn there holds that frame back. The first of a batch is drawn at once: it is
+// asked for from an effect, which runs once the frame with its data has painted.
 let drawQueue: Promise<unknown> = Promise.resolve();
-const nextTask = () => (drawQueue = drawQueue.then(() => new Promise<void>(afterPaint)).then(() => new Promise<void>(whenIdle)));
+let waiting = 0;
+function nextTask(): Promise<void> {
+  const turn = waiting++ === 0 ? drawQueue : drawQueue.then(() => new Promise<void>(afterPaint)).then(() => new Promise<void>(whenIdle));
+  drawQueue = turn.then(() => void waiting--);
+  return turn.then(() => undefined);
+}
 
 /**
  * The chart class, made once when frappe-charts first loads (a failed load is tried again next
