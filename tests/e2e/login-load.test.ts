@@ -2,7 +2,8 @@
 // modules it preloads; its stylesheet is inside index.html), then, once its form waits, the
 // logged-in shell and the overview's chunk without applying or asking anything; the shell's
 // stylesheet applies with sign-in, after the login page's, and leaves the login page as it was. The login form index.html carries shows before any module loads, in the stored
-// language and theme, and hands what was typed to the console's own form.
+// language and theme, and hands what was typed to the console's own form. After Sign in, the
+// overview's first frame has its figures, and its first chart needs no idle time.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
@@ -112,6 +113,25 @@ test('after Sign in, the first frame of the overview already shows its cards wit
   assert.ok(cards.length >= 4, cards.join(' | '));
   assert.equal(cards.filter((text) => text === '…'), [], cards.join(' | '));
   assert.equal(w.errors, []);
+  await w.context.close();
+});
+
+test('with no idle time at all, the overview still draws its first chart (the first of a batch waits for no idle period), and only that one', async () => {
+  const user = { username: 'noidle', password: 'No-idle-2026' };
+  const token = await login(sim.baseUrl);
+  assert.is((await request(sim.baseUrl, 'POST', '/api/v5/users', { token, body: { ...user, description: 'e2e' } })).status, 200);
+  const w = await openPage(browser, { locale: 'en-US' });
+  await w.page.addInitScript('window.requestIdleCallback = () => 0;');
+  await w.page.goto(sim.baseUrl + '/');
+  await w.page.fill('[data-test=login-form] input[name=username]', user.username);
+  await w.page.fill('[data-test=login-form] input[name=password]', user.password);
+  await w.page.click('[data-test=login-form] [data-test=form-submit]');
+  await waitUntil(w.page, "document.querySelectorAll('[data-test=monitor-charts] figure.chart').length >= 6");
+  await waitUntil(w.page, "!!document.querySelector('[data-test=monitor-charts] figure.chart[data-drawn]')");
+  // The others are drawn one per idle period, after a paint each, as before.
+  await w.page.waitForTimeout(300);
+  const drawn = await w.page.$$eval('[data-test=monitor-charts] figure.chart', (figures) => figures.map((f) => f.hasAttribute('data-drawn')));
+  assert.equal(drawn, [true, false, false, false, false, false]);
   await w.context.close();
 });
 
