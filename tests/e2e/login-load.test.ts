@@ -7,7 +7,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Browser, Page } from 'playwright-core';
-import { launch, loginAsAdmin, openPage, waitUntil } from '../helpers/browser.ts';
+import { launch, loginAsAdmin, openPage, waitUntil, type WatchedPage } from '../helpers/browser.ts';
 import { login, request, spawnSimulator, type SpawnedSimulator } from '../helpers/simulator.ts';
 import { setUpOrFail } from '../helpers/suite.ts';
 
@@ -90,24 +90,33 @@ test('the login page loads what index.html names; the shell and the overview com
   await w.context.close();
 });
 
-test('after Sign in, the first frame of the overview already shows its cards with figures (its answers came with its chunk)', async () => {
-  const user = { username: 'firstframe', password: 'First-frame-2026' };
+/**
+ * A user made for the test (no password prompt: sign-in goes straight to the overview) signs in on
+ * a fresh page that runs `initScript` first; gives the page once Sign in is pressed.
+ */
+async function signInFresh(username: string, initScript: string): Promise<WatchedPage> {
+  const user = { username, password: `${username}-Pass-2026` };
   const token = await login(sim.baseUrl);
   assert.is((await request(sim.baseUrl, 'POST', '/api/v5/users', { token, body: { ...user, description: 'e2e' } })).status, 200);
   const w = await openPage(browser, { locale: 'en-US' });
+  await w.page.addInitScript(initScript);
+  await w.page.goto(sim.baseUrl + '/');
+  await w.page.fill('[data-test=login-form] input[name=username]', user.username);
+  await w.page.fill('[data-test=login-form] input[name=password]', user.password);
+  await w.page.click('[data-test=login-form] [data-test=form-submit]');
+  return w;
+}
+
+test('after Sign in, the first frame of the overview already shows its cards with figures (its answers came with its chunk)', async () => {
   // The cards' texts at the first animation frame after the overview is in the document: what
   // that frame paints.
-  await w.page.addInitScript(`new MutationObserver((_, o) => {
+  const w = await signInFresh('firstframe', `new MutationObserver((_, o) => {
     if (!document.querySelector('[data-test=overview-page] .cards')) return;
     o.disconnect();
     requestAnimationFrame(() => {
       window.__firstCards = [...document.querySelectorAll('[data-test=overview-page] .cards strong')].map((s) => s.textContent);
     });
   }).observe(document, { childList: true, subtree: true });`);
-  await w.page.goto(sim.baseUrl + '/');
-  await w.page.fill('[data-test=login-form] input[name=username]', user.username);
-  await w.page.fill('[data-test=login-form] input[name=password]', user.password);
-  await w.page.click('[data-test=login-form] [data-test=form-submit]');
   await waitUntil(w.page, 'Array.isArray(window.__firstCards)');
   const cards = await w.page.evaluate('window.__firstCards') as string[];
   assert.ok(cards.length >= 4, cards.join(' | '));
@@ -117,15 +126,7 @@ test('after Sign in, the first frame of the overview already shows its cards wit
 });
 
 test('with no idle time at all, the overview still draws its first chart (the first of a batch waits for no idle period), and only that one', async () => {
-  const user = { username: 'noidle', password: 'No-idle-2026' };
-  const token = await login(sim.baseUrl);
-  assert.is((await request(sim.baseUrl, 'POST', '/api/v5/users', { token, body: { ...user, description: 'e2e' } })).status, 200);
-  const w = await openPage(browser, { locale: 'en-US' });
-  await w.page.addInitScript('window.requestIdleCallback = () => 0;');
-  await w.page.goto(sim.baseUrl + '/');
-  await w.page.fill('[data-test=login-form] input[name=username]', user.username);
-  await w.page.fill('[data-test=login-form] input[name=password]', user.password);
-  await w.page.click('[data-test=login-form] [data-test=form-submit]');
+  const w = await signInFresh('noidle', 'window.requestIdleCallback = () => 0;');
   await waitUntil(w.page, "document.querySelectorAll('[data-test=monitor-charts] figure.chart').length >= 6");
   await waitUntil(w.page, "!!document.querySelector('[data-test=monitor-charts] figure.chart[data-drawn]')");
   // The others are drawn one per idle period, after a paint each, as before.
