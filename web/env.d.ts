@@ -9,5 +9,8 @@ declare module 'frappe-charts' {
     draw(onlyWidthChange?: boolean, init?: boolean): void;
     update(data: unknown): void;
     destroy(): void;
+    /** Makes the chart's layers (`components`, by name: 'xAxis', 'yAxis', 'lineGraph-0' …). */
+    setupComponents(): void;
+    components: Map<string, { getData(): { positions: number[]; calcLabels: string[] } }>;
   }
 }

@@ -40,6 +40,16 @@ const DRAW = `(({ data, height, colors }) => {
   class LineChart extends window.Lib {
     prepareFirstData(d) { return d; }
     draw(onlyWidthChange = false) { super.draw(onlyWidthChange, false); }
+    setupComponents() {
+      super.setupComponents();
+      const xAxis = this.components.get('xAxis');
+      const ticks = xAxis.getData;
+      xAxis.getData = () => {
+        const axis = ticks.call(xAxis);
+        const kept = axis.calcLabels.map((label, i) => i).filter((i) => axis.calcLabels[i] !== '');
+        return { ...axis, positions: kept.map((i) => axis.positions[i]), calcLabels: kept.map((i) => axis.calcLabels[i]) };
+      };
+    }
   }
   window.chart = new LineChart(document.getElementById('host'), {
     type: 'line', data, height, colors,

@@ -130,6 +130,48 @@ test('Overview: a chart marked drawn shows the broker\'s samples, not an empty s
   assert.equal(await axis(), drawn, 'and keeps that scale');
 });
 
+/** The x axis of each chart: its labels, and the chart's element count. */
+async function xAxes(page: WatchedPage['page']) {
+  return page.$$eval('[data-test=monitor-charts] figure.chart', (figures) => figures.map((f) => ({
+    labels: [...f.querySelectorAll('.x.axis text')].map((t) => t.textContent ?? ''),
+    elements: f.querySelectorAll('*').length,
+  })));
+}
+
+/** Whether `shown` are the labels frappe-charts keeps of `all`: every k-th one from the first. */
+function everyKth(all: string[], shown: string[]): boolean {
+  for (let k = 1; k <= all.length; k++) {
+    const kept = all.filter((_, i) => i % k === 0);
+    if (kept.length === shown.length && kept.every((label, i) => label === shown[i])) return true;
+  }
+  return false;
+}
+
+test('Overview: a chart\'s x axis holds only the ticks that show a label (a few dozen elements a chart), the labels it showed before', async () => {
+  const answer = w.page.waitForResponse((r) => r.url().includes('/api/v5/monitor?latest=3600'));
+  await w.page.goto(`${sim.baseUrl}/#/users`);
+  await w.page.goto(`${sim.baseUrl}/#/dashboard/overview`);
+  const { labels } = toChartData((await (await answer).json()) as Sample[], 3600);
+  assert.ok(labels.length >= 100, `an hour of samples: ${labels.length} points`);
+  await waitUntil(w.page, `document.querySelectorAll('[data-test=monitor-charts] figure.chart[data-drawn]').length === 6`);
+  for (const axis of await xAxes(w.page)) {
+    assert.ok(axis.labels.length >= 3 && axis.labels.length < 40, axis.labels.join(' '));
+    assert.ok(everyKth(labels, axis.labels), `every k-th label of the samples: ${axis.labels.join(' ')}`);
+    // Before, a group, a line and a text for each of the points: over 550 elements.
+    assert.ok(axis.elements < 150, `elements ${axis.elements}`);
+  }
+  // A new range redraws the same charts: still only labelled ticks.
+  const week = w.page.waitForResponse((r) => r.url().includes('/api/v5/monitor?latest=604800'));
+  await w.page.click('[data-test=range-7d]');
+  const weekLabels = toChartData((await (await week).json()) as Sample[], 604800).labels;
+  await waitUntil(w.page, `[...document.querySelectorAll('[data-test=chart-connections] .x.axis text')].some((t) => t.textContent.includes('-'))`);
+  for (const axis of await xAxes(w.page)) {
+    assert.ok(axis.labels.every((l) => l !== ''), axis.labels.join(' '));
+    assert.ok(everyKth(weekLabels, axis.labels), `every k-th label of the week: ${axis.labels.join(' ')}`);
+    assert.ok(axis.elements < 150, `elements ${axis.elements}`);
+  }
+});
+
 test('Overview: a chart tooltip names its series legibly in both themes (4.5:1 or more)', async () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     const v = await openPage(browser, { colorScheme });
