@@ -118,17 +118,16 @@ export class Monitor {
   /**
    * The cluster's figures as the broker reports them (adjust_synthetic_cluster_metrics/1 from
    * 5.8): durable subscriptions and disconnected durable sessions counted in, the in-memory
-   * subscriptions kept as `subscriptions_ram`.
+   * subscriptions kept as `subscriptions_ram`. Changes `metrics`, an object made for the answer.
    */
   private synthetic<T extends Record<string, number>>(metrics: T): T {
     if (!this.samplers.clusterRam) return metrics;
-    const ram = metrics.subscriptions ?? 0;
-    return {
-      ...metrics,
-      subscriptions: ram + (metrics.subscriptions_durable ?? 0),
-      subscriptions_ram: ram,
-      connections: (metrics.connections ?? 0) + (metrics.disconnected_durable_sessions ?? 0),
-    };
+    const figures = metrics as Record<string, number>;
+    const ram = figures.subscriptions ?? 0;
+    figures.subscriptions = ram + (figures.subscriptions_durable ?? 0);
+    figures.subscriptions_ram = ram;
+    figures.connections = (figures.connections ?? 0) + (figures.disconnected_durable_sessions ?? 0);
+    return metrics;
   }
 
   /** DELETE /monitor (5.8): forgets every stored sample of every node; sampling goes on. */
@@ -224,15 +223,33 @@ export class Monitor {
     return this.series.find((s) => s.source.node === node);
   }
 
+  /** A copy of `sample` stamped `at`, gauges then deltas as samples are taken (one shape for all). */
+  private copyOf(sample: FullSample, at: number): FullSample {
+    const copy = { time_stamp: at } as FullSample;
+    for (const key of this.samplers.gauges) copy[key] = sample[key];
+    for (const key of this.samplers.deltas) copy[key] = sample[key];
+    return copy;
+  }
+
   /** Buckets of one series over a window, keyed by bucket start. */
   private buckets(series: Series, from: number, step: number): Map<number, FullSample> {
     const buckets = new Map<number, FullSample>();
-    for (const sample of series.samples) {
-      if (sample.time_stamp < from) continue;
+    const { samples } = series;
+    // Samples are kept in time order (taken in turn, compacted in place): the window's first one
+    // is found by bisection, not by reading a week of history on every request.
+    let low = 0;
+    let high = samples.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (samples[mid].time_stamp < from) low = mid + 1;
+      else high = mid;
+    }
+    for (let i = low; i < samples.length; i++) {
+      const sample = samples[i];
       const key = floorTo(sample.time_stamp, step);
       const bucket = buckets.get(key);
       if (bucket) this.mergeInto(bucket, sample);
-      else buckets.set(key, { ...sample, time_stamp: key });
+      else buckets.set(key, this.copyOf(sample, key));
     }
     return buckets;
   }
@@ -259,17 +276,21 @@ export class Monitor {
       }
     }
     const out: Sample[] = [];
+    const fields = [...this.samplers.deltas, ...this.samplers.gauges];
     for (let key = first; key <= last; key += step) {
-      const present = perNode.map((b) => b.get(key)).filter((s): s is FullSample => !!s);
-      if (present.length === 0) {
-        out.push({ time_stamp: key });
-        continue;
+      // Each bucket is a copy made for this answer: the first node's is added to in place.
+      let merged: FullSample | undefined;
+      for (const buckets of perNode) {
+        const sample = buckets.get(key);
+        if (sample === undefined) continue;
+        if (merged === undefined) {
+          merged = sample;
+          continue;
+        }
+        for (const k of fields) merged[k] = k === TAKEN_ONCE ? Math.max(merged[k], sample[k]) : merged[k] + sample[k];
       }
-      const merged: FullSample = { ...present[0] };
-      for (const sample of present.slice(1)) {
-        for (const k of [...this.samplers.deltas, ...this.samplers.gauges]) merged[k] = k === TAKEN_ONCE ? Math.max(merged[k], sample[k]) : merged[k] + sample[k];
-      }
-      out.push(node === null ? this.synthetic(merged) : merged);
+      if (merged === undefined) out.push({ time_stamp: key });
+      else out.push(node === null ? this.synthetic(merged) : merged);
     }
     return out;
   }
