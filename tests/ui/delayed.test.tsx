@@ -48,6 +48,28 @@ test('the remaining time counts down every second and the list reloads once it r
   api.restore();
 });
 
+test('the countdown shows the nearest second: a tick that lands just before the due time shows the message due, not "1s" for one more second', async () => {
+  // Timers may run a little early (and the list's figure is whole seconds): with the seconds left
+  // rounded up, such a tick showed "1s" for a second more, and then "Publishing…" a second late.
+  await open();
+  const api = fakeApi({ 'GET /mqtt/delayed/messages': page([message({ delayed_remaining: 2 })]), 'GET /alarms': alarms });
+  const realNow = Date.now;
+  let shift = 0;
+  Date.now = () => realNow() + shift;
+  try {
+    await mount(<App />);
+    const remaining = () => byTest('delayed-remaining')?.textContent;
+    await waitFor(() => remaining() === '2s');
+    // The first tick, a second after the list came, reads a clock 200 ms short of the due time.
+    shift = 800;
+    await waitFor(() => remaining() !== '2s', 1500);
+    assert.is(remaining(), 'Publishing…');
+  } finally {
+    Date.now = realNow;
+    api.restore();
+  }
+});
+
 test('the countdown pauses in a hidden tab; coming back reloads the list', async () => {
   await open();
   let served = [message({ delayed_remaining: 30 })];

@@ -13,7 +13,9 @@ export function Remaining({ row, seconds, resource }: { row: object; seconds: nu
   const deadline = useMemo(() => Date.now() + seconds * 1000, [row]);
   const [now, setNow] = useState(() => Date.now());
   useLiveRefresh(1000, () => setNow(Date.now()));
-  const left = Math.max(0, Math.ceil((deadline - now) / 1000));
+  // The nearest whole second: the ticks fall about a second apart on the due time's own phase,
+  // and a tick that runs a little early would show "1s" for a second more if rounded up.
+  const left = Math.max(0, Math.round((deadline - now) / 1000));
   useEffect(() => {
     if (left > 0) return;
     // The broker publishes within a second of the due time.
