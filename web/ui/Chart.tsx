@@ -41,8 +41,8 @@ function nextTask(): Promise<void> {
 /**
  * The x axis without the ticks whose label frappe-charts thinned to '' (a series of 180 points
  * shows about ten labels): it makes a group, a line and a text for every point otherwise, 550 of
- * a chart's 580 elements, and the lines are hidden (styles.css). Drawing and laying out a chart
- * then costs a fraction of what it did; what shows is the same.
+ * a chart's 580 elements, and the lines are hidden (styles.css). A chart then has a tenth of the
+ * elements to make and lay out, and what shows is the same.
  */
 function labelledTicks<T extends { positions: number[]; calcLabels: string[] }>(axis: T): T {
   const positions: number[] = [];
