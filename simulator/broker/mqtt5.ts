@@ -271,12 +271,10 @@ function userPropertyOrder(packet: Packet): UserPropertyPairs | undefined {
   return (packet.properties?.userProperties as { [USER_PROPERTY_ORDER]?: UserPropertyPairs } | undefined)?.[USER_PROPERTY_ORDER];
 }
 
-/** On a socket: the view of it writeToStream is given, and whether it is corked until the next tick. */
-const PLAIN = Symbol('plain view');
+/** On a socket: whether it is corked until the next tick. */
 const CORKED = Symbol('corked for this tick');
 
 interface CorkedStream extends Stream {
-  [PLAIN]?: Stream;
   [CORKED]?: boolean;
 }
 
@@ -297,11 +295,31 @@ function uncorkAll(): void {
   }
 }
 
+/** Packets up to this size leave as one buffer; larger ones as writeToStream's parts (no copy of a big payload). */
+const JOINED_MAX = 16 * 1024;
+
+/** Collects writeToStream's parts of one packet (reused: packets are serialised one at a time). */
+const parts = {
+  list: [] as (Buffer | string)[],
+  bytes: 0,
+  error: undefined as Error | undefined,
+  write(chunk: Buffer | string): boolean {
+    this.list.push(chunk);
+    this.bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+    return true;
+  },
+  destroy(error?: Error): void {
+    this.error ??= error;
+  },
+};
+
 /**
- * writeToStream with the socket corked once per tick. writeToStream corks the stream it is given
- * and schedules an uncork for every packet (a process.nextTick each); given a view of the socket
- * without `cork`, it writes the same parts into a socket this function has corked for the whole
- * tick, and they still leave in one writev.
+ * writeToStream into a socket corked once per tick, each packet as one write. writeToStream
+ * writes a packet in up to five parts (header, length, topic length, topic, payload) and corks the
+ * stream it is given with an uncork scheduled per packet (a process.nextTick each); every part
+ * would be a write of its own and a chunk of the writev. Here the parts are collected, joined into
+ * one buffer (up to JOINED_MAX), and written to a socket this function has corked for the whole
+ * tick, so a tick's packets still leave in one writev.
  */
 function writeCorked(writeParts: Write, packet: Packet, stream: CorkedStream, opts?: { protocolVersion?: number }): boolean {
   if (typeof stream.cork !== 'function' || typeof stream.uncork !== 'function') return writeParts(packet, stream, opts);
@@ -311,11 +329,29 @@ function writeCorked(writeParts: Write, packet: Packet, stream: CorkedStream, op
     corked.push(stream);
     if (corked.length === 1) process.nextTick(uncorkAll);
   }
-  const plain = stream[PLAIN] ??= {
-    write: (bytes) => stream.write(bytes),
-    destroy: (error) => stream.destroy?.(error),
-  };
-  return writeParts(packet, plain, opts);
+  const { list } = parts;
+  try {
+    writeParts(packet, parts, opts);
+    // As writeToStream does with an invalid packet: the stream is destroyed with its error.
+    if (parts.error !== undefined) {
+      stream.destroy?.(parts.error);
+      return false;
+    }
+    if (list.length === 1) return stream.write(list[0]);
+    if (parts.bytes > JOINED_MAX) {
+      let flushed = true;
+      for (const chunk of list) flushed = stream.write(chunk);
+      return flushed;
+    }
+    const joined = Buffer.allocUnsafe(parts.bytes);
+    let at = 0;
+    for (const chunk of list) at += typeof chunk === 'string' ? joined.write(chunk, at) : chunk.copy(joined, at);
+    return stream.write(joined);
+  } finally {
+    list.length = 0;
+    parts.bytes = 0;
+    parts.error = undefined;
+  }
 }
 
 /**

@@ -125,7 +125,7 @@ test('a message a step takes (delayed) keeps no later message of its connection 
   assert.ok((held.json as { data: { topic: string }[] }).data.some((m) => m.topic === 'burst-taken/later'), held.text);
 });
 
-test('packets written to a socket in one tick leave in one writev, corked once: no cork and tick per packet', async () => {
+test('packets written to a socket in one tick leave in one writev, corked once, a packet a chunk: no cork and tick per packet, no write per part', async () => {
   const require = createRequire(import.meta.url);
   const lib = createRequire(require.resolve('aedes'))('mqtt-packet') as {
     writeToStream(packet: object, stream: Writable, opts: object): boolean;
@@ -160,7 +160,22 @@ test('packets written to a socket in one tick leave in one writev, corked once: 
   assert.is(ticks, 1, 'one tick to uncork');
   await new Promise((resolve) => setImmediate(resolve));
   assert.is(writes.length, 1, 'one writev');
+  assert.is(writes[0].length, packets.length, 'one chunk per packet');
   assert.equal(Buffer.concat(writes[0]), Buffer.concat(packets.map((packet) => lib.generate(packet, { protocolVersion: 4 }))));
+
+  // A big payload is not copied into a joined buffer: the packet leaves as its parts.
+  const big = { cmd: 'publish', topic: 'tick/big', payload: Buffer.alloc(64 * 1024, 7), qos: 0, retain: false, dup: false };
+  lib.writeToStream(big, stream, { protocolVersion: 4 });
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.is(writes.length, 2);
+  assert.ok(writes[1].length > 1, 'parts');
+  assert.ok(writes[1].some((chunk) => chunk.length === big.payload.length), 'the payload as it was');
+  assert.equal(Buffer.concat(writes[1]), lib.generate(big, { protocolVersion: 4 }));
+
+  // A packet writeToStream cannot serialise destroys the stream with its error, as before.
+  const failed = new Promise<Error>((resolve) => stream.once('error', resolve));
+  assert.is(lib.writeToStream({ cmd: 'publish', topic: 7, qos: 0 }, stream, { protocolVersion: 4 }), false);
+  assert.match((await failed).message, /Invalid topic/);
 });
 
 test('User Properties keep their order [MQTT-3.3.2-18], live, with topic aliases, and retained', async () => {
