@@ -340,7 +340,8 @@ function writeCorked(writeParts: Write, packet: Packet, stream: CorkedStream, op
     if (list.length === 1) return stream.write(list[0]);
     if (parts.bytes > JOINED_MAX) {
       let flushed = true;
-      for (const chunk of list) flushed = stream.write(chunk);
+      // Taken out first: nothing written here may serialise into the shared list meanwhile.
+      for (const chunk of list.splice(0)) flushed = stream.write(chunk);
       return flushed;
     }
     const joined = Buffer.allocUnsafe(parts.bytes);
