@@ -164,10 +164,23 @@ test('6.2.2: a user with MFA whose login ends inside the console signs in again 
   const dialog = '[data-test=reauth-dialog]';
   await page.waitForSelector(dialog);
   await page.fill(`${dialog} [name=password]`, NIGHT);
-  await page.click(`${dialog} [data-test=form-submit]`);
   const code = `${dialog} [data-test=mfa-form] input[name=code]`;
+  // Where the focus is when the code field first shows up (read as the field is added, before
+  // any frame paints it): a key pressed at once lands in the code.
+  await page.evaluate((selector) => {
+    const seen = window as unknown as { codeFocusedAtFirstSight?: boolean };
+    const observer = new MutationObserver(() => {
+      const field = document.querySelector(selector);
+      if (!field) return;
+      seen.codeFocusedAtFirstSight = document.activeElement === field;
+      observer.disconnect();
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+  }, code);
+  await page.click(`${dialog} [data-test=form-submit]`);
   await page.waitForSelector(code);
   assert.ok(await page.evaluate((selector) => document.activeElement === document.querySelector(selector), code), 'typing starts in the code');
+  assert.is(await page.evaluate(() => (window as unknown as { codeFocusedAtFirstSight?: boolean }).codeFocusedAtFirstSight), true, 'the code has the focus from its first frame');
   const right = await freshCode(nightKey);
   await page.fill(code, right === '000000' ? '111111' : '000000');
   await page.click(`${dialog} [data-test=mfa-form] [data-test=form-submit]`);

@@ -3,7 +3,7 @@
  * MFA code step (the hint, the first-time setup with the secret as text and as a QR code drawn by
  * MfaQr.tsx, the code form, their styles) and the texts of the password-expiry prompt.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ComponentChildren, ComponentType } from 'preact';
 import { defineMessages, t } from '../lib/i18n.ts';
 import type { MfaPrompt } from '../lib/session.ts';
@@ -64,9 +64,10 @@ export function MfaStep({ mfa, username, problem, onCode, onBack, actions }: {
   mfa: MfaPrompt | null; username: string; problem: string; onCode: (code: string) => Promise<void>; onBack: () => void; actions?: ComponentChildren;
 }) {
   addStyleSheet('mfa-styles', CSS);
-  // Typing starts in the code, on the page and in the dialog.
+  // Typing starts in the code, on the page and in the dialog. A layout effect: the focus moves
+  // with the render, so no frame shows the field without it (a key pressed then was lost).
   const hint = useRef<HTMLParagraphElement>(null);
-  useEffect(() => hint.current?.parentElement?.querySelector<HTMLInputElement>('input[name=code]')?.focus(), []);
+  useLayoutEffect(() => hint.current?.parentElement?.querySelector<HTMLInputElement>('input[name=code]')?.focus(), []);
   const back = <button type="button" class={actions ? 'secondary outline' : 'secondary outline skip'} data-test="mfa-back" onClick={onBack}>{t('common.back')}</button>;
   const setupUri = mfa?.secret ? `otpauth://totp/${encodeURIComponent(`EMQX:${username}`)}?secret=${mfa.secret}&issuer=EMQX` : '';
   return (
