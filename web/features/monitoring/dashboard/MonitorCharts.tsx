@@ -9,7 +9,7 @@ import { api } from '../../../lib/api.ts';
 import { t } from '../../../lib/i18n.ts';
 import { useQuery } from '../../../lib/query.ts';
 import { useRemote } from '../../../lib/resources.ts';
-import { Chart, loadLineChart } from '../../../ui/Chart.tsx';
+import { Chart, prepareCharts } from '../../../ui/Chart.tsx';
 import { Freshness, useStale } from '../../../ui/Freshness.tsx';
 import { Empty, Failed, Loading } from '../../../ui/States.tsx';
 import { RANGES, rangeOf, toChartData, type Sample } from './monitor.ts';
@@ -17,8 +17,8 @@ import './messages.ts';
 
 const REFRESH_MS = 10_000;
 
-// The chart library comes with this chunk, not after the first answer.
-void loadLineChart().catch(() => undefined);
+// The chart library comes with this chunk, not after the first answer, and has drawn once.
+prepareCharts();
 
 const CHARTS: { key: string; title: string; fields: [string, string][]; color: string[]; rate?: boolean }[] = [
   { key: 'connections', title: 'dashboard.connections', fields: [['connections', 'dashboard.connections'], ['live_connections', 'dashboard.live']], color: ['#6a5ae0', '#1fa971'] },
