@@ -10,8 +10,10 @@
 // Chinese texts of the lazy chunks one catalogue that a console in Chinese loads with the shell
 // (build/chunks.mjs, build/messages.mjs). The charts are frappe-charts' line chart alone
 // (build/frappe.mjs), and terser minifies every module esbuild wrote once more (build/minify.mjs).
+// The modules sign-in leads to carry V8's compile hint (build/compile-hints.mjs).
 import * as esbuild from 'esbuild';
 import { BUDGETS, isExempt, loginFiles } from './build/budgets.mjs';
+import { addCompileHints, hintedFiles } from './build/compile-hints.mjs';
 import { addSource, addThirdParty, emptyUsage, purgeCss, splitCss } from './build/css-purge.mjs';
 import { buildBoot, drawLoginForms } from './build/prerender.mjs';
 import { importGraph, sharedGenericChunk, staticClosure } from './build/chunks.mjs';
@@ -380,6 +382,7 @@ const options = {
           graphRun = null;
           if (result.errors.length > 0) return;
           if (!watch) await minifyModules(result.metafile);
+          if (!watch) hintSignIn(result.metafile);
           await writeHtml(result.metafile);
         });
       },
@@ -391,6 +394,19 @@ const options = {
 async function minifyModules(metafile) {
   const sizes = await minifyOutputs(root, Object.keys(metafile.outputs).filter((file) => file.endsWith('.js')));
   for (const [file, bytes] of Object.entries(sizes)) metafile.outputs[file].bytes = bytes;
+}
+
+/**
+ * Where Sign in leads without a deep link (web/app/Login.tsx `target`): the shell and the
+ * overview's module. Their code is compiled as it loads, while the login form waits
+ * (build/compile-hints.mjs).
+ */
+const SIGN_IN_MODULES = ['web/app/Shell.tsx', 'web/features/monitoring/dashboard/screens.ts'];
+
+function hintSignIn(metafile) {
+  const files = hintedFiles(metafile.outputs, SIGN_IN_MODULES);
+  if (files.length < SIGN_IN_MODULES.length) throw new Error(`compile hints: the modules of ${SIGN_IN_MODULES.join(', ')} were not all found`);
+  addCompileHints(root, metafile.outputs, files);
 }
 
 async function writeHtml(metafile) {

@@ -40,6 +40,7 @@ export const messages = defineMessages({
   'common.operationFailed': { zh: '操作失败', en: 'Operation failed' },
   'common.chunkTimeout': { zh: '页面加载超时，请检查网络后重试', en: 'Loading the page timed out, check the network and retry' },
   'common.chunkFailed': { zh: '页面加载失败', en: 'The page failed to load' },
+  'common.chartFailed': { zh: '图表无法绘制', en: 'The chart could not be drawn' },
   'common.unavailable': { zh: '当前连接的 EMQX 版本不提供此功能', en: 'This feature is not available on this broker (its version or edition)' },
   'common.readOnly': { zh: '只读：您的角色只能查看', en: 'Read-only: your role may only view' },
   'common.role': { zh: '角色', en: 'Role' },

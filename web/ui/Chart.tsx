@@ -2,7 +2,7 @@
  * A line chart on frappe-charts, loaded lazily the first time a chart is shown (it stays out of
  * the first chunk, STYLE.md habit 10). Series update in place when `labels`/`series` change.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { AxisChart } from 'frappe-charts';
 import { afterPaint, whenIdle } from '../lib/frames.ts';
 import { t } from '../lib/i18n.ts';
@@ -28,11 +28,18 @@ function tidyAxisLabels(root: HTMLElement) {
 // charts then never holds the main thread for the time of all six at once (one long task of
 // ~80 ms before), and the rest of the screen (figure cards, tables) paints with its data first.
 // Idle time alone is not enough: there is idle time between an answer and the frame that shows
-// it, and a chart drawn there holds that frame back. The first of a batch is drawn at once: it is
-// asked for from an effect, which runs once the frame with its data has painted.
+// it, and a chart drawn there holds that frame back. The first of a batch is drawn with the render
+// that adds it (a layout effect), in the frame that shows its data: waiting for that frame's paint
+// first showed an empty chart for a frame and drew it one frame and a render later.
 let drawQueue: Promise<unknown> = Promise.resolve();
 let waiting = 0;
-function nextTask(): Promise<void> {
+/** When this chart may draw: `undefined` for now (the first of a batch, the library in), else a promise. */
+function takeTurn(): Promise<void> | undefined {
+  if (waiting === 0 && loaded) {
+    waiting++;
+    drawQueue = Promise.resolve().then(() => void waiting--);
+    return undefined;
+  }
   const turn = waiting++ === 0 ? drawQueue : drawQueue.then(() => new Promise<void>(afterPaint)).then(() => new Promise<void>(whenIdle));
   drawQueue = turn.then(() => void waiting--);
   return turn.then(() => undefined);
@@ -62,13 +69,15 @@ function labelledTicks<T extends { positions: number[]; calcLabels: string[] }>(
  * full draw. This class draws its data once.
  */
 let lineChart: Promise<typeof AxisChart> | undefined;
+/** The class once it has loaded, for a chart that can draw in the render that adds it. */
+let loaded: typeof AxisChart | undefined;
 /** Loads the chart library (once); a screen that shows charts first asks for it with its chunk. */
 export function loadLineChart(): Promise<typeof AxisChart> {
   lineChart ??= import('frappe-charts').then((mod) => {
     // The package's `browser` field points esbuild at its UMD build, whose exports arrive as
     // `default`; Node resolves the ES build with named exports. Accept both.
     const { AxisChart: Base } = mod.AxisChart ? mod : (mod as unknown as { default: typeof mod }).default;
-    return class LineChart extends Base {
+    loaded = class LineChart extends Base {
       prepareFirstData(data: unknown) {
         return data;
       }
@@ -83,6 +92,7 @@ export function loadLineChart(): Promise<typeof AxisChart> {
         xAxis.getData = () => labelledTicks(ticks.call(xAxis));
       }
     };
+    return loaded;
   }, (error: unknown) => {
     lineChart = undefined;
     throw error;
@@ -121,6 +131,8 @@ export function prepareCharts(points = 240) {
     const values = labels.map((_, i) => i % 7);
     try {
       new LineChart(host, chartOptions({ labels, datasets: [{ name: 'a', values }, { name: 'b', values }] }, 180, DEFAULT_COLORS)).destroy();
+    } catch {
+      // Only a head start: a real chart that fails says so where it is.
     } finally {
       host.remove();
     }
@@ -128,27 +140,42 @@ export function prepareCharts(points = 240) {
 }
 
 export function Chart(props: { title?: string; labels: string[]; series: Series[]; height?: number; colors?: string[]; test?: string }) {
+  const figure = useRef<HTMLElement>(null);
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<AxisChart | null>(null);
-  const [failed, setFailed] = useState(false);
-  const [drawn, setDrawn] = useState(false);
+  const [failed, setFailed] = useState<'' | 'load' | 'draw'>('');
   const data = { labels: props.labels, datasets: props.series.map((s) => ({ name: s.name, values: s.values })) };
   // The library may arrive after the data changed: build the chart from the latest data.
-  const latest = useRef(data);
-  latest.current = data;
+  const latest = useRef({ data, labels: props.labels, series: props.series });
+  latest.current = { data, labels: props.labels, series: props.series };
+  // What the chart shows: an update with the same labels and series would draw it all again.
+  const shown = useRef<[string[], Series[]] | null>(null);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     let cancelled = false;
     let stop = () => {};
-    loadLineChart().then(async (LineChart) => {
-      await nextTask();
+    const draw = (LineChart: typeof AxisChart) => {
       if (cancelled || !host.current) return;
       const observer = new MutationObserver(() => host.current && tidyAxisLabels(host.current));
       observer.observe(host.current, { childList: true, subtree: true });
       stop = () => observer.disconnect();
-      chart.current = new LineChart(host.current, chartOptions(latest.current, props.height ?? 220, props.colors ?? DEFAULT_COLORS));
-      setDrawn(true);
-    }, () => !cancelled && setFailed(true));
+      try {
+        shown.current = [latest.current.labels, latest.current.series];
+        chart.current = new LineChart(host.current, chartOptions(latest.current.data, props.height ?? 220, props.colors ?? DEFAULT_COLORS));
+      } catch {
+        stop();
+        setFailed('draw');
+        return;
+      }
+      // Marked on the element, not through state: a render more only to say so drew it a frame later.
+      figure.current?.setAttribute('data-drawn', '');
+    };
+    const turn = takeTurn();
+    if (!turn) draw(loaded!);
+    else loadLineChart().then(async (LineChart) => {
+      await turn;
+      draw(LineChart);
+    }, () => !cancelled && setFailed('load'));
     return () => {
       cancelled = true;
       stop();
@@ -158,13 +185,16 @@ export function Chart(props: { title?: string; labels: string[]; series: Series[
   }, []);
 
   useEffect(() => {
-    if (chart.current && props.labels.length) chart.current.update(data);
+    if (!chart.current || !props.labels.length) return;
+    if (shown.current?.[0] === props.labels && shown.current[1] === props.series) return;
+    shown.current = [props.labels, props.series];
+    chart.current.update(data);
   }, [props.labels, props.series]);
 
   return (
-    <figure class="chart" data-test={props.test} data-drawn={drawn || undefined}>
+    <figure ref={figure} class="chart" data-test={props.test}>
       {props.title && <figcaption>{props.title}</figcaption>}
-      {failed ? <p class="muted">{t('common.chunkFailed')}</p> : <div ref={host} />}
+      {failed ? <p class="muted">{t(failed === 'load' ? 'common.chunkFailed' : 'common.chartFailed')}</p> : <div ref={host} />}
     </figure>
   );
 }

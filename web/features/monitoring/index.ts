@@ -37,8 +37,10 @@ export const monitoring: Feature = {
   screens: [
     {
       path: '/dashboard/overview', title: 'monitoring.overview', load: fromFolder(() => import('./dashboard/screens.ts'), 'Overview'), menu: { group: 'monitoring', order: 10 },
-      // Its cards, node list, charts at their first range (RANGES[0], dashboard/monitor.ts) and license.
-      requests: () => [['/monitor_current'], ['/nodes'], ['/monitor', { latest: 3600 }], ...(has('license') ? [['/license'] as [string]] : [])],
+      // Its cards, charts at their first range (RANGES[0], dashboard/monitor.ts), node list and
+      // license, in the order they are shown: the broker answers them in that order, and the
+      // charts, the most work to draw, come before the short list.
+      requests: () => [['/monitor_current'], ['/monitor', { latest: 3600 }], ['/nodes'], ...(has('license') ? [['/license'] as [string]] : [])],
     },
     { path: '/dashboard/nodes', title: 'monitoring.nodes', load: fromFolder(() => import('./dashboard/screens.ts'), 'NodesPage'), menu: { group: 'system', order: 80 }, tabOf: '/dashboard/overview' },
     { path: '/dashboard/nodes/:node', title: 'monitoring.nodeDetail', load: fromFolder(() => import('./dashboard/screens.ts'), 'NodeDetail'), parent: '/dashboard/nodes' },
