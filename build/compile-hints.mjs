@@ -1,9 +1,8 @@
-// V8's explicit compile hint: a module whose first line is `//# allFunctionsCalledOnLoad` has
-// all its functions compiled when it loads, off the main thread with the module's streaming
-// compile (https://v8.dev/blog/explicit-compile-hints, Chromium 136+; other engines read a
-// comment). Without it each function is compiled the first time it runs: after Sign in, the
-// shell's and the overview's first render compiled most of their code on the main thread,
-// about a third of that render. The hint goes on the modules sign-in leads to, which load while
+// V8's explicit compile hint (Chromium 136+; other engines read a comment): a module whose first
+// line is `//# allFunctionsCalledOnLoad` has all its functions compiled as it loads, on the
+// thread that streams it. Without it each function is compiled the first time it runs: the
+// first render after Sign in compiled the shell's and the overview's code on the main thread as
+// it went. The hint goes on the modules sign-in leads to, which load while
 // the login form waits (web/app/Login.tsx): the shell's and the landing screen's, with their
 // static imports. The library chunk the login page shares with them is among those: the login
 // page runs a small part of it, the shell most of the rest. The login form is drawn before any
