@@ -404,9 +404,10 @@ async function minifyModules(metafile) {
 const SIGN_IN_MODULES = ['web/app/Shell.tsx', 'web/features/monitoring/dashboard/screens.ts'];
 
 function hintSignIn(metafile) {
-  const files = hintedFiles(metafile.outputs, SIGN_IN_MODULES);
-  if (files.length < SIGN_IN_MODULES.length) throw new Error(`compile hints: the modules of ${SIGN_IN_MODULES.join(', ')} were not all found`);
-  addCompileHints(root, metafile.outputs, files);
+  const built = new Set(Object.values(metafile.outputs).map((o) => o.entryPoint));
+  const missing = SIGN_IN_MODULES.filter((module) => !built.has(module));
+  if (missing.length) throw new Error(`compile hints: no output for ${missing.join(', ')}`);
+  addCompileHints(root, metafile.outputs, hintedFiles(metafile.outputs, SIGN_IN_MODULES));
 }
 
 async function writeHtml(metafile) {

@@ -97,7 +97,8 @@ test('the login page loads what index.html names; the shell and the overview com
  * A user made for the test (no password prompt: sign-in goes straight to the overview) signs in on
  * a fresh page that runs `initScript` first; gives the page once Sign in is pressed.
  */
-async function signInFresh(username: string, initScript: string): Promise<WatchedPage> {
+/** A new user signs in on a fresh page with `initScript`; `beforeSubmit` runs once the form is filled. */
+async function signInFresh(username: string, initScript: string, beforeSubmit?: (w: WatchedPage) => Promise<void>): Promise<WatchedPage> {
   const user = { username, password: `${username}-Pass-2026` };
   const token = await login(sim.baseUrl);
   assert.is((await request(sim.baseUrl, 'POST', '/api/v5/users', { token, body: { ...user, description: 'e2e' } })).status, 200);
@@ -106,6 +107,7 @@ async function signInFresh(username: string, initScript: string): Promise<Watche
   await w.page.goto(sim.baseUrl + '/');
   await w.page.fill('[data-test=login-form] input[name=username]', user.username);
   await w.page.fill('[data-test=login-form] input[name=password]', user.password);
+  await beforeSubmit?.(w);
   await w.page.click('[data-test=login-form] [data-test=form-submit]');
   return w;
 }
@@ -140,34 +142,27 @@ test('with no idle time at all, the overview still draws its first chart (the fi
 });
 
 test('the first chart of a batch is drawn in the frame that first shows the charts, not a frame later', async () => {
-  const user = { username: 'chartframe', password: 'chartframe-Pass-2026' };
-  const token = await login(sim.baseUrl);
-  assert.is((await request(sim.baseUrl, 'POST', '/api/v5/users', { token, body: { ...user, description: 'e2e' } })).status, 200);
-  const w = await openPage(browser, { locale: 'en-US' });
-  // The overview's other answers come a second later: no other render follows the charts' before
-  // the next frame (a render of a chart's parent ran its pending effects early, and hid a chart
-  // drawn a frame late).
-  await w.page.route(/\/api\/v5\/(nodes|license|alarms)/, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    await route.continue().catch(() => undefined);
-  });
   // At each animation frame: the first frame with the charts' figures, and whether the first of
   // them was drawn in it.
-  await w.page.addInitScript(`(() => {
+  const w = await signInFresh('chartframe', `(() => {
     const tick = () => {
       const first = document.querySelector('[data-test=monitor-charts] figure.chart');
       if (first) window.__firstChartFrame = { drawn: first.hasAttribute('data-drawn'), svg: !!first.querySelector('svg') };
       else requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
-  })();`);
-  await w.page.goto(sim.baseUrl + '/');
-  await w.page.fill('[data-test=login-form] input[name=username]', user.username);
-  await w.page.fill('[data-test=login-form] input[name=password]', user.password);
-  // As an operator types: what comes after sign-in (the chart library among it) loads meanwhile.
-  await waitUntil(w.page, "performance.getEntriesByType('resource').some((e) => e.name.includes('/frappe-charts-'))");
-  await w.page.waitForTimeout(500);
-  await w.page.click('[data-test=login-form] [data-test=form-submit]');
+  })();`, async ({ page }) => {
+    // The overview's other answers come a second later: no other render follows the charts'
+    // before the next frame (a render of a chart's parent ran its pending effects early, and hid
+    // a chart drawn a frame late).
+    await page.route(/\/api\/v5\/(nodes|license|alarms)/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.continue().catch(() => undefined);
+    });
+    // As an operator types: what comes after sign-in (the chart library among it) loads meanwhile.
+    await waitUntil(page, "performance.getEntriesByType('resource').some((e) => e.name.includes('/frappe-charts-'))");
+    await page.waitForTimeout(500);
+  });
   await waitUntil(w.page, '!!window.__firstChartFrame');
   assert.equal(await w.page.evaluate('window.__firstChartFrame'), { drawn: true, svg: true });
   assert.equal(w.errors, []);

@@ -102,6 +102,11 @@ export function loadLineChart(): Promise<typeof AxisChart> {
 
 const DEFAULT_COLORS = ['#5f4bd8', '#1a9e5c', '#e0a100', '#d93026'];
 
+/** frappe-charts' data of a chart's labels and series. */
+function chartData(labels: string[], series: Series[]) {
+  return { labels, datasets: series.map((s) => ({ name: s.name, values: s.values })) };
+}
+
 /** The options every chart is made with. */
 function chartOptions(data: unknown, height: number, colors: string[]) {
   return {
@@ -130,7 +135,7 @@ export function prepareCharts(points = 240) {
     const labels = Array.from({ length: points }, (_, i) => String(i));
     const values = labels.map((_, i) => i % 7);
     try {
-      new LineChart(host, chartOptions({ labels, datasets: [{ name: 'a', values }, { name: 'b', values }] }, 180, DEFAULT_COLORS)).destroy();
+      new LineChart(host, chartOptions(chartData(labels, [{ name: 'a', values }, { name: 'b', values }]), 180, DEFAULT_COLORS)).destroy();
     } catch {
       // Only a head start: a real chart that fails says so where it is.
     } finally {
@@ -144,10 +149,9 @@ export function Chart(props: { title?: string; labels: string[]; series: Series[
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<AxisChart | null>(null);
   const [failed, setFailed] = useState<'' | 'load' | 'draw'>('');
-  const data = { labels: props.labels, datasets: props.series.map((s) => ({ name: s.name, values: s.values })) };
-  // The library may arrive after the data changed: build the chart from the latest data.
-  const latest = useRef({ data, labels: props.labels, series: props.series });
-  latest.current = { data, labels: props.labels, series: props.series };
+  // The library may arrive after the data changed: build the chart from the latest props.
+  const latest = useRef(props);
+  latest.current = props;
   // What the chart shows: an update with the same labels and series would draw it all again.
   const shown = useRef<[string[], Series[]] | null>(null);
 
@@ -160,8 +164,9 @@ export function Chart(props: { title?: string; labels: string[]; series: Series[
       observer.observe(host.current, { childList: true, subtree: true });
       stop = () => observer.disconnect();
       try {
-        shown.current = [latest.current.labels, latest.current.series];
-        chart.current = new LineChart(host.current, chartOptions(latest.current.data, props.height ?? 220, props.colors ?? DEFAULT_COLORS));
+        const { labels, series } = latest.current;
+        shown.current = [labels, series];
+        chart.current = new LineChart(host.current, chartOptions(chartData(labels, series), props.height ?? 220, props.colors ?? DEFAULT_COLORS));
       } catch {
         stop();
         setFailed('draw');
@@ -188,7 +193,7 @@ export function Chart(props: { title?: string; labels: string[]; series: Series[
     if (!chart.current || !props.labels.length) return;
     if (shown.current?.[0] === props.labels && shown.current[1] === props.series) return;
     shown.current = [props.labels, props.series];
-    chart.current.update(data);
+    chart.current.update(chartData(props.labels, props.series));
   }, [props.labels, props.series]);
 
   return (
