@@ -1,6 +1,7 @@
 // What the login page loads: only the files index.html names (the boot script, its entry and the
 // modules it preloads; its stylesheet is inside index.html), then, once its form waits, the
-// logged-in shell and the overview's chunk without applying or asking anything; the shell's
+// logged-in shell and the overview's chunk without applying or asking anything (both rendered
+// once out of sight and removed in the same task, to run their code before sign-in); the shell's
 // stylesheet applies with sign-in, after the login page's, and leaves the login page as it was. The login form index.html carries shows before any module loads, in the stored
 // language and theme, and hands what was typed to the console's own form. After Sign in, the
 // overview's first frame has its figures, and its first chart needs no idle time and comes in the
@@ -60,7 +61,7 @@ test('every file index.html names is under static/, which is all EMQX serves of 
   assert.equal(named.filter((url) => !url.startsWith('./static/')), []);
 });
 
-test('the login page loads what index.html names; the shell and the overview come once its form waits, unapplied and asking nothing', async () => {
+test('the login page loads what index.html names; the shell and the overview come once its form waits, unapplied, rehearsed out of sight and asking nothing', async () => {
   const html = (await request(sim.baseUrl, 'GET', '/')).text;
   const named = new Set([...html.matchAll(/<(?:link rel="modulepreload"|script type="module"|script) (?:href|src)="\.\/([^"]+)"/g)].map((m) => m[1].split('/').pop()!));
   assert.ok(/<style id="login-styles">[^<]*\.login-card/.test(html), 'the login page’s rules travel inside index.html');
@@ -71,6 +72,10 @@ test('the login page loads what index.html names; the shell and the overview com
   // When the console's own form was in place, on the page's clock.
   await w.page.addInitScript(`new MutationObserver((_, o) => {
     if (document.querySelector('[data-test=login-form]')) { o.disconnect(); window.__formAt = performance.now(); }
+  }).observe(document, { childList: true, subtree: true });`);
+  // The shell and the overview rehearsed out of sight (Shell.tsx rehearse): added, then gone.
+  await w.page.addInitScript(`new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) if (n.querySelector?.('[data-test=layout] [data-test=overview-page]')) window.__rehearsed = true;
   }).observe(document, { childList: true, subtree: true });`);
   const api: string[] = [];
   w.page.on('request', (r) => { if (new URL(r.url()).pathname.startsWith('/api/')) api.push(r.url()); });
@@ -89,6 +94,9 @@ test('the login page loads what index.html names; the shell and the overview com
   for (const part of [/^Shell-/, /^shell-.*\.css$/, /^screens-/]) assert.ok(after.some((f) => part.test(f)), `${part} in ${after.join(' ')}`);
   assert.equal(await stylesheets(w.page), ['login'], 'fetched, not applied');
   assert.equal(api, [], 'no request to the broker before sign-in');
+  assert.is(await w.page.evaluate('window.__rehearsed === true'), true, 'the shell and the overview were rendered once out of sight');
+  assert.is(await w.page.$$eval('[data-test=layout], [data-test=overview-page]', (found) => found.length), 0, 'and removed');
+  assert.is(await w.page.isVisible('[data-test=login-form] input[name=username]'), true);
   assert.equal(w.violations, []);
   await w.context.close();
 });

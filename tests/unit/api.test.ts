@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { api, ApiError, cancelAll, pendingCount, serializeParams, setTokenSource } from '../../web/lib/api.ts';
+import { api, ApiError, cancelAll, pendingCount, prime, serializeParams, setTokenSource, withoutRequests } from '../../web/lib/api.ts';
 import { failure, fakeApi } from '../helpers/fakeApi.ts';
 
 test('empty params are dropped and arrays repeat the key', () => {
@@ -57,6 +57,25 @@ test('cancelAll aborts every pending request', async () => {
   assert.is(a.code, 'ECONNABORTED');
   assert.is(b.message, 'canceled');
   assert.is(pendingCount(), 0);
+  fake.restore();
+});
+
+test('withoutRequests: nothing is sent and nothing settles while it runs, a primed answer stays for later, and requests go out again after', async () => {
+  const fake = fakeApi({ 'GET /nodes': { body: [{ node: 'a' }] }, 'POST /users': { body: {} } });
+  void prime('/nodes');
+  assert.is(fake.calls.length, 1);
+  let settled = false;
+  const held = withoutRequests(() => [api.get('/nodes'), api.post('/users', { username: 'x' }), api.get('/monitor_current')]);
+  for (const call of held) void call.then(() => (settled = true), () => (settled = true));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.is(fake.calls.length, 1, 'only the primed request went out');
+  assert.is(settled, false);
+  assert.is(pendingCount(), 0);
+  // The primed answer was not taken by the held call: the screen's own first ask gets it.
+  assert.equal(await api.get('/nodes'), [{ node: 'a' }]);
+  assert.is(fake.calls.length, 1);
+  assert.equal(await api.get('/nodes'), [{ node: 'a' }]);
+  assert.is(fake.calls.length, 2);
   fake.restore();
 });
 

@@ -119,6 +119,22 @@ function takePrimed(path: string, options: RequestOptions = {}): Promise<unknown
   return hit && Date.now() - hit.at <= PRIMED_MS ? hit.answer : undefined;
 }
 
+let held = 0;
+
+/**
+ * Runs `run` with no request leaving: a call made meanwhile gets an answer that never comes and
+ * sends nothing (the shell rendered out of sight and removed in the same task, Shell.tsx
+ * `rehearse`). A primed answer stays for the screen that asks for it.
+ */
+export function withoutRequests<T>(run: () => T): T {
+  held++;
+  try {
+    return run();
+  } finally {
+    held--;
+  }
+}
+
 /** Number of requests in flight (for tests and the progress bar). */
 export function pendingCount() {
   return pending.size;
@@ -158,6 +174,7 @@ function toError(response: unknown): ApiError {
  * expired token goes to the expiry handler when the shell has set one.
  */
 export async function request<T = unknown>(method: string, path: string, data?: unknown, options: RequestOptions = {}): Promise<T> {
+  if (held) return new Promise<T>(() => {});
   const token = tokenSource();
   try {
     return await send<T>(method, path, data, options, token);
@@ -219,7 +236,7 @@ async function send<T>(method: string, path: string, data: unknown, options: Req
 
 /** Verb helpers: `api.get('/users')`, `api.post('/users', body)`. */
 export const api = {
-  get: <T = unknown>(path: string, options?: RequestOptions) => (takePrimed(path, options) as Promise<T> | undefined) ?? request<T>('GET', path, undefined, options),
+  get: <T = unknown>(path: string, options?: RequestOptions) => ((held ? undefined : takePrimed(path, options)) as Promise<T> | undefined) ?? request<T>('GET', path, undefined, options),
   post: <T = unknown>(path: string, data?: unknown, options?: RequestOptions) => request<T>('POST', path, data ?? {}, options),
   put: <T = unknown>(path: string, data?: unknown, options?: RequestOptions) => request<T>('PUT', path, data ?? {}, options),
   del: <T = unknown>(path: string, options?: RequestOptions) => request<T>('DELETE', path, undefined, options),
