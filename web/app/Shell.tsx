@@ -51,13 +51,16 @@ export function warm(path: string) {
   formatNumber(0);
   const screen = screenOf(path);
   const chunk = screen ? components.get(screen.path)?.preload() : undefined;
-  if (screen && available(screen)) void Promise.all([catalogue, chunk]).then(() => whenIdle(() => rehearse(redirected(path), screen)), () => undefined);
+  // One handler for both loads: a part that failed is loaded again after sign-in, and shows its error there.
+  void Promise.all([catalogue, chunk]).then(() => {
+    if (screen && available(screen)) whenIdle(() => rehearse(redirected(path), screen));
+  }, () => undefined);
 }
 
 /**
  * Renders the layout and `screen` (at `path`, with no data) out of sight and removes them, in one
  * task: the code of the render after sign-in has run once, which took that render from about 17
- * to 11 ms (tests/bench). Nothing of it is painted, no request leaves (`withoutRequests`), and
+ * to 11 ms (performance marks around it, headless Chromium). Nothing of it is painted, no request leaves (`withoutRequests`), and
  * no effect after paint runs (the components are gone by then); the layout effects run and are
  * cleaned up. The shell's stylesheet is not applied yet, so the login page's style stays as it is.
  */
