@@ -79,6 +79,25 @@ test('withoutRequests: nothing is sent and nothing settles while it runs, a prim
   fake.restore();
 });
 
+test('a primed answer given `after` reaches its asker only once `after` has settled, failures too; the request itself leaves at once', async () => {
+  const fake = fakeApi({ 'GET /nodes': { body: [{ node: 'a' }] }, 'GET /license': { status: 500, body: { code: 'INTERNAL_ERROR', message: 'x' } } });
+  let open!: () => void;
+  const after = new Promise<void>((resolve) => (open = resolve));
+  void prime('/nodes', undefined, after);
+  void prime('/license', undefined, after);
+  assert.is(fake.calls.length, 2, 'both sent before `after`');
+  const seen: string[] = [];
+  const nodes = api.get('/nodes').then(() => seen.push('nodes'));
+  const license = api.get('/license').then(() => seen.push('license?'), (error: ApiError) => seen.push(error.code));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(seen, [], 'answered, but held until `after`');
+  open();
+  await Promise.all([nodes, license]);
+  assert.equal(seen.sort(), ['INTERNAL_ERROR', 'nodes']);
+  assert.is(fake.calls.length, 2, 'the askers took the primed answers');
+  fake.restore();
+});
+
 test('a 204 resolves with undefined and a JSON body is parsed', async () => {
   const fake = fakeApi({ 'POST /logout': { status: 204 }, 'POST /login': { body: { token: 't' } } });
   assert.is(await api.post('/logout', { username: 'a' }), undefined);

@@ -51,6 +51,9 @@ function target(): string {
   return to.startsWith('/') && !to.startsWith('//') && !to.startsWith('/login') ? to : '/dashboard/overview';
 }
 
+/** The shell's module once the login page has loaded it ahead (idle time). */
+let shellModule: typeof import('./Shell.tsx') | undefined;
+
 export type Steps = typeof import('./LoginSteps.tsx');
 let steps: Promise<Steps> | undefined;
 
@@ -123,23 +126,35 @@ export function Login() {
     // Once the form is painted and the page idle, the shell and the screen sign-in leads to are
     // fetched and evaluated while the operator types.
     const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));
-    idle(() => void import('./Shell.tsx').then((shell) => shell.warm(target()), () => undefined));
+    idle(() => void import('./Shell.tsx').then((shell) => {
+      shellModule = shell;
+      shell.warm(target());
+    }, () => undefined));
   }, []);
 
   const signIn = async (name: string, secret: string, code?: string) => {
     setProblem('');
-    // The shell's stylesheet applies while the broker checks the password: it leaves the login
-    // page as it looks (tests/e2e/login-load.test.ts), and the shell need not wait for it after.
-    void loadShellStyles().catch(() => undefined);
     // Straight to the screen (no password step): its requests go out as soon as the token is in,
     // before their chunk is (it was fetched while the form waited) and while the token is stored.
     let going: Promise<{ to: string; ready?: Promise<void> }> | undefined;
     const onToken = (outcome: SignedIn) => {
       if (passwordStep(outcome)) return;
-      going = import('./Shell.tsx').then((shell) => shell.primeScreen(target()), () => ({ to: target() }));
+      // The focus leaves the form now, while the answers are awaited: a focused element removed
+      // with the login page cost the render after sign-in a few milliseconds more.
+      (document.activeElement as HTMLElement | null)?.blur?.();
+      // With the shell loaded ahead, in this task: the requests leave before anything the token
+      // changes is drawn.
+      going = shellModule
+        ? Promise.resolve(shellModule.primeScreen(target()))
+        : import('./Shell.tsx').then((shell) => shell.primeScreen(target()), () => ({ to: target() }));
     };
+    const checking = login(name, secret, code, onToken);
+    // The shell's stylesheet applies while the broker checks the password (once the request has
+    // left): it leaves the login page as it looks (tests/e2e/login-load.test.ts), and the shell
+    // need not wait for it after.
+    void loadShellStyles().catch(() => undefined);
     try {
-      const { promptPassword, expiresIn: left } = await login(name, secret, code, onToken);
+      const { promptPassword, expiresIn: left } = await checking;
       if (left !== undefined && left < EXPIRY_PROMPT_SECONDS) {
         setSteps(await loadSteps());
         setHint(left <= 0 ? 'login.expired' : 'login.expiresIn');

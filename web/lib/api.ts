@@ -102,11 +102,16 @@ const primeKey = (path: string, params?: Params) => `${path.replace(/^\//, '')}?
 /**
  * Sends a GET before anyone asks for it (after sign-in, the first screen's requests go out
  * alongside its chunk): the first `api.get` of the same path and params within 5 s takes its
- * answer instead of asking again. Gives the answer, settled either way.
+ * answer instead of asking again, not before `after` has settled when it is given. Gives the
+ * answer, settled either way.
  */
-export function prime(path: string, params?: Params): Promise<unknown> {
+export function prime(path: string, params?: Params, after?: Promise<unknown>): Promise<unknown> {
   const answer = request('GET', path, undefined, { params });
-  primed.set(primeKey(path, params), { at: Date.now(), answer });
+  // Handed over once `after` has settled too (the first answer drawn before the others).
+  const handed = after ? answer.then((data) => after.then(() => data), (error: unknown) => after.then(() => Promise.reject(error))) : answer;
+  // A failure nobody takes is no unhandled rejection; the one that takes it hears it.
+  if (handed !== answer) handed.catch(() => undefined);
+  primed.set(primeKey(path, params), { at: Date.now(), answer: handed });
   return answer.catch(() => undefined);
 }
 

@@ -70,12 +70,26 @@ export async function navigate(to: string, options: { replace?: boolean; force?:
   return true;
 }
 
+/**
+ * Who follows the location: every link and route of the page. One listener of the window tells
+ * them all; a listener each put every navigation's event through hundreds of them.
+ */
+const followers = new Set<() => void>();
+const moved = () => {
+  for (const follower of [...followers]) follower();
+};
+
 function subscribe(onChange: () => void) {
-  addEventListener('hashchange', onChange);
-  addEventListener('popstate', onChange);
+  if (followers.size === 0) {
+    addEventListener('hashchange', moved);
+    addEventListener('popstate', moved);
+  }
+  followers.add(onChange);
   return () => {
-    removeEventListener('hashchange', onChange);
-    removeEventListener('popstate', onChange);
+    followers.delete(onChange);
+    if (followers.size > 0) return;
+    removeEventListener('hashchange', moved);
+    removeEventListener('popstate', moved);
   };
 }
 
