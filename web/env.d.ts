@@ -12,5 +12,7 @@ declare module 'frappe-charts' {
     /** Makes the chart's layers (`components`, by name: 'xAxis', 'yAxis', 'lineGraph-0' …). */
     setupComponents(): void;
     components: Map<string, { getData(): { positions: number[]; calcLabels: string[] } }>;
+    /** The element the chart was made in. */
+    parent: HTMLElement;
   }
 }

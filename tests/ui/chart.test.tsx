@@ -1,5 +1,6 @@
 // The line chart (web/ui/Chart.tsx): the first of a batch draws with the render that adds it and
-// marks itself drawn on the element; it draws its data once, and again only for new data.
+// marks itself drawn on the element; it draws its data once, and again only for new data or a
+// new width.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { render } from 'preact';
@@ -11,8 +12,16 @@ const labels = ['10:00', '10:01', '10:02'];
 const series = [{ name: 'Connections', values: [1, 2, 3] }];
 
 let updates = 0;
+/** Whole draws of a chart (frappe-charts' `makeChartArea` runs once per draw). */
+let draws = 0;
 test.before(async () => {
   const LineChart = await loadLineChart();
+  const proto = Object.getPrototypeOf(LineChart.prototype) as { makeChartArea(...a: unknown[]): unknown };
+  const makeChartArea = proto.makeChartArea;
+  proto.makeChartArea = function (this: unknown, ...args: unknown[]) {
+    draws++;
+    return makeChartArea.apply(this, args);
+  };
   const update = LineChart.prototype.update;
   LineChart.prototype.update = function (this: unknown, ...args: unknown[]) {
     updates++;
@@ -21,6 +30,7 @@ test.before(async () => {
 });
 test.before.each(() => {
   updates = 0;
+  draws = 0;
 });
 test.after.each(cleanup);
 
@@ -42,6 +52,43 @@ test('new data updates the chart; a render with the same data does not', async (
   assert.is(updates, 1);
   await act(async () => render(<Chart labels={next.labels} series={next.series} test="c" title="again" />, root));
   assert.is(updates, 1, 'same labels and series: not drawn again');
+});
+
+test("the size observer's report at the width drawn draws nothing again; a new width draws the chart again", async () => {
+  // As a browser does: an observer reports once after it starts observing, then on each resize.
+  const observers: (() => void)[] = [];
+  const Real = globalThis.ResizeObserver;
+  globalThis.ResizeObserver = class {
+    constructor(private report: () => void) {}
+    observe() { observers.push(() => this.report()); }
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+  // A laid-out page: the chart's host is shown and 480 px wide.
+  let width = 480;
+  const proto = HTMLElement.prototype;
+  const own = ['clientWidth', 'offsetParent'].map((name) => [name, Object.getOwnPropertyDescriptor(proto, name)] as const);
+  Object.defineProperty(proto, 'clientWidth', { configurable: true, get: () => width });
+  Object.defineProperty(proto, 'offsetParent', { configurable: true, get: () => document.body });
+  try {
+    await mount(<Chart labels={labels} series={series} test="c" />);
+    assert.is(draws, 1, 'drawn once when made');
+    assert.is(observers.length, 1, 'the chart observes its host');
+    observers[0]();
+    window.dispatchEvent(new Event('resize'));
+    assert.is(draws, 1, 'the reports at the width drawn draw nothing');
+    width = 360;
+    observers[0]();
+    assert.is(draws, 2, 'a new width draws it again');
+    window.dispatchEvent(new Event('resize'));
+    assert.is(draws, 2, 'once');
+  } finally {
+    globalThis.ResizeObserver = Real;
+    for (const [name, descriptor] of own) {
+      if (descriptor) Object.defineProperty(proto, name, descriptor);
+      else delete (proto as unknown as Record<string, unknown>)[name];
+    }
+  }
 });
 
 test.run();

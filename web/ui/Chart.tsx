@@ -62,6 +62,12 @@ function labelledTicks<T extends { positions: number[]; calcLabels: string[] }>(
   return { ...axis, positions, calcLabels };
 }
 
+/** The width frappe-charts draws a chart at: its host's, inside the padding (its getElementContentWidth). */
+function contentWidth(element: HTMLElement): number {
+  const style = getComputedStyle(element);
+  return element.clientWidth - (parseFloat(style.paddingLeft) || 0) - (parseFloat(style.paddingRight) || 0);
+}
+
 /**
  * The chart class, made once when frappe-charts first loads (a failed load is tried again next
  * time). frappe-charts 1.6 first draws every value as zero and the real data 700 ms later
@@ -81,8 +87,18 @@ export function loadLineChart(): Promise<typeof AxisChart> {
       prepareFirstData(data: unknown) {
         return data;
       }
+      /** The width the chart was last drawn at (set by the draw in the base constructor: no initializer, which would run after it). */
+      declare drawnWidth: number;
       draw(onlyWidthChange = false) {
+        // frappe-charts draws the whole chart again on every report of its host's size observer
+        // and on every window resize; the observer also reports once right after the chart is
+        // made, in the frame that first shows it, which then laid the page out twice. Only a new
+        // width needs a new drawing. Read before drawing, as frappe-charts reads it: after, it
+        // would lay the page out once more.
+        const width = contentWidth(this.parent);
+        if (onlyWidthChange && width === this.drawnWidth) return;
         super.draw(onlyWidthChange, false);
+        this.drawnWidth = width;
       }
       setupComponents() {
         super.setupComponents();
