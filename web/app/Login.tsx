@@ -18,7 +18,6 @@ import { settings, updateSettings } from '../lib/settings.ts';
 import { notSameAs, password, passwordRequired, sameAs, usernameRequired } from '../lib/rules.ts';
 import { Form } from '../ui/Form.tsx';
 import { Icon } from '../ui/Icon.tsx';
-import { drawAhead, endAhead, openAhead } from './ahead.ts';
 import { Shell } from './shellChunk.ts';
 import { loadShellStyles } from './shellStyles.ts';
 import type { FieldDecl } from '../ui/resource.ts';
@@ -113,9 +112,6 @@ export function Login() {
   // The form drawn into index.html, shown until now: this one takes its values, focus and submit.
   const [drawn] = useState(readBootForm);
   const page = useRef<HTMLElement>(null);
-  // The step shown, for the shell drawn ahead of sign-in (only under the first one).
-  const stage = useRef(phase);
-  stage.current = phase;
 
   useLayoutEffect(() => {
     dropBootForm();
@@ -124,25 +120,16 @@ export function Login() {
     const active = document.activeElement;
     if (!active || active === document.body) page.current?.querySelector<HTMLInputElement>('input[name=username]')?.focus();
   }, []);
+
   useEffect(() => {
     if (token && phase === 'login') void navigate(target(), { replace: true });
     // Once the form is painted and the page idle, the shell and the screen sign-in leads to are
     // fetched and evaluated while the operator types.
     const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));
-    // Then they are drawn under the form, out of sight (ahead.ts), with their stylesheet applied
-    // (the login page looks the same with it, tests/e2e/login-load.test.ts).
-    let here = true;
     idle(() => void import('./Shell.tsx').then((shell) => {
       shellModule = shell;
-      shell.warm(target(), (to) => void Shell.preload().then(() => {
-        if (here && !session.token && stage.current === 'login') drawAhead(to);
-      }, () => undefined));
+      shell.warm(target());
     }, () => undefined));
-    return () => {
-      here = false;
-      // Gone, signed in or not: nothing stays drawn for the next login page to find.
-      endAhead();
-    };
   }, []);
 
   const signIn = async (name: string, secret: string, code?: string) => {
@@ -151,9 +138,7 @@ export function Login() {
     // before their chunk is (it was fetched while the form waited) and while the token is stored.
     let going: Promise<{ to: string; ready?: Promise<void> }> | undefined;
     const onToken = (outcome: SignedIn) => {
-      // The password step comes first: the shell is drawn after it, not under it.
-      if (passwordStep(outcome)) return endAhead();
-      openAhead();
+      if (passwordStep(outcome)) return;
       // The focus leaves the form now, while the answers are awaited: a focused element removed
       // with the login page cost the render after sign-in a few milliseconds more.
       (document.activeElement as HTMLElement | null)?.blur?.();
@@ -184,7 +169,6 @@ export function Login() {
         const { to, ready } = await (going ?? { to: target() });
         await Promise.all([Shell.preload(), ready]).catch(() => undefined);
         await navigate(to, { replace: true, force: true });
-        endAhead();
       }
     } catch (error) {
       const refused = await refusal(error, code === undefined ? null : mfa);

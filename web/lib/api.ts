@@ -124,50 +124,20 @@ function takePrimed(path: string, options: RequestOptions = {}): Promise<unknown
   return hit && Date.now() - hit.at <= PRIMED_MS ? hit.answer : undefined;
 }
 
-/** The reads held while the shell is drawn ahead of sign-in, each a function that sends it. */
-let held: Set<() => void> | undefined;
+let held = 0;
 
 /**
- * Holds every read (GET) asked from now on (the shell and the screen sign-in leads to, drawn out of
- * sight under the login form, App.tsx): `open` lets them leave, with the token of then (after the
- * first screen's were primed, so they take those answers); `drop` forgets them (their answers
- * never come, as their screen is gone). Writes are not held: the sign-in itself leaves. A held read
- * whose signal aborts is rejected and forgotten at once: a screen that refreshes while the form
- * waits for hours holds one read per loader, not one per refresh.
+ * Runs `run` with no request leaving: a call made meanwhile gets an answer that never comes and
+ * sends nothing (the shell rendered out of sight and removed in the same task, Shell.tsx
+ * `rehearse`). A primed answer stays for the screen that asks for it.
  */
-export function holdReads(): { open(): void; drop(): void } {
-  const here = new Set<() => void>();
-  held = here;
-  const end = () => void (held === here && (held = undefined));
-  return {
-    // After the task that opens them: the caller primes the first screen's reads there first.
-    open: () => {
-      end();
-      queueMicrotask(() => {
-        const waiting = [...here];
-        here.clear();
-        for (const send of waiting) send();
-      });
-    },
-    drop: () => (end(), here.clear()),
-  };
-}
-
-/** `read` once the held reads are let go (holdReads), or rejected with the signal's reason. */
-function whenOpen<T>(waiters: Set<() => void>, signal: AbortSignal | undefined, read: () => Promise<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const send = () => {
-      signal?.removeEventListener('abort', stop);
-      read().then(resolve, reject);
-    };
-    const stop = () => {
-      waiters.delete(send);
-      reject(signal!.reason);
-    };
-    waiters.add(send);
-    signal?.addEventListener('abort', stop, { once: true });
-  });
+export function withoutRequests<T>(run: () => T): T {
+  held++;
+  try {
+    return run();
+  } finally {
+    held--;
+  }
 }
 
 /** Number of requests in flight (for tests and the progress bar). */
@@ -209,7 +179,7 @@ function toError(response: unknown): ApiError {
  * expired token goes to the expiry handler when the shell has set one.
  */
 export async function request<T = unknown>(method: string, path: string, data?: unknown, options: RequestOptions = {}): Promise<T> {
-  if (held && method.toUpperCase() === 'GET') return whenOpen(held, options.signal, () => request<T>(method, path, data, options));
+  if (held) return new Promise<T>(() => {});
   const token = tokenSource();
   try {
     return await send<T>(method, path, data, options, token);
@@ -271,9 +241,7 @@ async function send<T>(method: string, path: string, data: unknown, options: Req
 
 /** Verb helpers: `api.get('/users')`, `api.post('/users', body)`. */
 export const api = {
-  get: <T = unknown>(path: string, options?: RequestOptions): Promise<T> => (held
-    ? whenOpen(held, options?.signal, () => api.get<T>(path, options))
-    : (takePrimed(path, options) as Promise<T> | undefined) ?? request<T>('GET', path, undefined, options)),
+  get: <T = unknown>(path: string, options?: RequestOptions) => ((held ? undefined : takePrimed(path, options)) as Promise<T> | undefined) ?? request<T>('GET', path, undefined, options),
   post: <T = unknown>(path: string, data?: unknown, options?: RequestOptions) => request<T>('POST', path, data ?? {}, options),
   put: <T = unknown>(path: string, data?: unknown, options?: RequestOptions) => request<T>('PUT', path, data ?? {}, options),
   del: <T = unknown>(path: string, options?: RequestOptions) => request<T>('DELETE', path, undefined, options),

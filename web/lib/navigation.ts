@@ -93,30 +93,14 @@ function subscribe(onChange: () => void) {
   };
 }
 
-const guardedNavigate = (to: string, options?: { replace?: boolean }) => void navigate(to, options);
-
 /** wouter location hook with the guarded navigate and the hash's query, for `<Router hook={…}>`. */
 export function useGuardedLocation(): [string, (to: string, options?: { replace?: boolean }) => void] {
   const path = useSyncExternalStore(subscribe, () => hashRoute()[0]);
-  return [path, guardedNavigate];
+  return [path, (to, options) => void navigate(to, options)];
 }
 useGuardedLocation.hrefs = (href: string) => '#' + href;
 /** wouter's `useSearch` reads the query from the hash through this. */
 useGuardedLocation.searchHook = () => useSyncExternalStore(subscribe, currentSearch);
-
-/**
- * A location hook like `useGuardedLocation` for a router that sees `seen(path)` where the page is
- * at `path`, with an empty query wherever that differs (App.tsx: the shell drawn under the login
- * form sees the screen sign-in leads to; once the page goes there, its routes find nothing changed
- * and render nothing again).
- */
-export function seenLocation(seen: (path: string) => string) {
-  const at = () => seen(hashRoute()[0]);
-  const hook = (): [string, (to: string, options?: { replace?: boolean }) => void] => [useSyncExternalStore(subscribe, at), guardedNavigate];
-  hook.hrefs = useGuardedLocation.hrefs;
-  hook.searchHook = () => useSyncExternalStore(subscribe, () => (at() === hashRoute()[0] ? currentSearch() : ''));
-  return hook;
-}
 
 /**
  * Marks the calling page as having unsaved edits while `isDirty` holds: in-app navigation asks
