@@ -39,7 +39,13 @@ test.after(async () => {
 const DRAW = `(({ data, height, colors }) => {
   class LineChart extends window.Lib {
     prepareFirstData(d) { return d; }
-    draw(onlyWidthChange = false) { super.draw(onlyWidthChange, false); }
+    draw(onlyWidthChange = false) {
+      const style = getComputedStyle(this.parent);
+      const width = this.parent.clientWidth - (parseFloat(style.paddingLeft) || 0) - (parseFloat(style.paddingRight) || 0);
+      if (onlyWidthChange && width === this.drawnWidth) return;
+      super.draw(onlyWidthChange, false);
+      this.drawnWidth = width;
+    }
     setupComponents() {
       super.setupComponents();
       const xAxis = this.components.get('xAxis');
