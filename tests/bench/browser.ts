@@ -2,7 +2,8 @@
 // throttled), each beside the floor (a bare page whose one tiny module draws a password input,
 // served by the same simulator and loaded the same way, runs alternating; also to the paint that
 // shows the input, and when the console's own form takes over), sign in → the overview's first card
-// with data and its first chart beside a floor (a bare page signing in and drawing one number), a
+// with data and its first chart beside a floor (a bare page signing in and drawing one number),
+// with the stages of each (the token, the first answer, the card drawn), a
 // screen change with its chunk cached (one visit of each screen, then each screen's median of
 // three), and the JS heap after visiting every screen once. The screen list comes from the
 // console's own route table (web/app/routes.ts), so new screens are measured without editing
@@ -234,11 +235,22 @@ async function coldRows(browser: Browser, baseUrl: string, runs: number, throttl
   ];
 }
 
+/** What a sign-in measured, in ms from pressing Sign in. */
+interface SignedIn {
+  /** The overview's cards show data. */
+  card: number;
+  /** Its first chart is drawn (NaN on the floor page, which has none). */
+  chart: number;
+  /** The answers of `/login` and of `/monitor_current` (their headers) were in. */
+  token: number;
+  current: number;
+}
+
 /**
- * Pressing Sign in to the overview's cards with data (`card`), and to its first chart drawn
- * (`chart`, the console only: NaN on the floor page, which has none).
+ * Pressing Sign in to the overview's cards with data, to its first chart drawn, and when the two
+ * answers the card waits for came in (the page's fetch as INSTRUMENTS records it).
  */
-async function signIn(browser: Browser, url: string): Promise<{ card: number; chart: number }> {
+async function signIn(browser: Browser, url: string): Promise<SignedIn> {
   const { page, close } = await freshPage(browser);
   await page.goto(url);
   await page.fill(FORM, BENCH_USER.username);
@@ -265,14 +277,19 @@ async function signIn(browser: Browser, url: string): Promise<{ card: number; ch
           pending.add(name);
           setTimeout(() => { at[name] = performance.now() - t0; pending.delete(name); }, 0);
         }
-        if (!pending.size && at.card && (at.chart || !document.querySelector('[data-test=monitor-charts]'))) return resolve({ card: at.card, chart: at.chart ?? NaN });
-        if (performance.now() - t0 > 5000) return resolve({ card: at.card ?? NaN, chart: at.chart ?? NaN });
+        const answered = (path) => {
+          const r = window.__bench.requests.find((q) => q.start >= t0 && q.end && new URL(q.url, location.href).pathname.endsWith(path));
+          return r ? r.end - t0 : NaN;
+        };
+        const done = () => resolve({ card: at.card ?? NaN, chart: at.chart ?? NaN, token: answered('/api/v5/login'), current: answered('/api/v5/monitor_current') });
+        if (!pending.size && at.card && (at.chart || !document.querySelector('[data-test=monitor-charts]'))) return done();
+        if (performance.now() - t0 > 5000) return done();
         requestAnimationFrame(tick);
       };
       requestAnimationFrame(tick);
       document.querySelector('[data-test=login-form] [data-test=form-submit]').click();
     });
-  })()`) as { card: number; chart: number };
+  })()`) as SignedIn;
   await close();
   return elapsed;
 }
@@ -285,22 +302,35 @@ export async function signInRows(browser: Browser, baseUrl: string, runs: number
   const floorUrl = `${baseUrl}/static/floor-signin.html`;
   await signIn(browser, floorUrl);
   await signIn(browser, baseUrl + '/');
-  const floor: number[] = [];
-  const card: number[] = [];
-  const chart: number[] = [];
+  const floorRuns: SignedIn[] = [];
+  const ourRuns: SignedIn[] = [];
   for (let i = 0; i < runs; i++) {
-    floor.push((await signIn(browser, floorUrl)).card);
-    const ours = await signIn(browser, baseUrl + '/');
-    card.push(ours.card);
-    chart.push(ours.chart);
+    floorRuns.push(await signIn(browser, floorUrl));
+    ourRuns.push(await signIn(browser, baseUrl + '/'));
   }
+  const floor = floorRuns.map((r) => r.card);
+  const card = ourRuns.map((r) => r.card);
+  const chart = ourRuns.map((r) => r.chart);
   if (![...floor, ...card, ...chart].every(Number.isFinite)) throw new Error(`no data within 5 s (floor ${floor}, card ${card}, chart ${chart})`);
   const f = median(floor);
   const ratio = (v: number[]) => `${(median(v) / f).toFixed(2)}× (${ms(median(v))} ÷ ${ms(f)})`;
+  // Where each page's time goes, by the medians of its runs: the broker checking the password
+  // (the same for both), the first screen's first answer after the token, and drawing the card
+  // after that answer.
+  const stages = (page: SignedIn[]) => {
+    const parts = [
+      median(page.map((r) => r.token)),
+      median(page.map((r) => r.current - r.token)),
+      median(page.map((r) => r.card - r.current)),
+    ];
+    return parts.every(Number.isFinite) ? parts.map(ms).join(' + ') : 'not measured: an answer was not seen';
+  };
   return [
     info(S, `sign in → first card with data, median of ${runs}`, spread(card), median(card)),
     info(S, `  floor: bare page signing in and drawing one number of /monitor_current, median of ${runs}`, spread(floor), f),
     budgeted(S, '  first card ÷ floor', median(card) / f, ratio(card), 1.5, '≤ 1.5×'),
+    info(S, '  stages, console: /login answered, then /monitor_current, then the card drawn (medians)', stages(ourRuns)),
+    info(S, '  stages, floor: the same (medians)', stages(floorRuns)),
     info(S, `sign in → overview's first chart drawn, median of ${runs}`, spread(chart), median(chart)),
     budgeted(S, '  first chart ÷ floor', median(chart) / f, ratio(chart), 2, '≤ 2×'),
   ];
