@@ -270,6 +270,11 @@ async function signIn(browser: Browser, url: string): Promise<SignedIn> {
       chart: () => !!document.querySelector('[data-test=monitor-charts] figure.chart[data-drawn]'),
     };
     const pending = new Set();
+    // When the answer of a request this sign-in sent came in (its headers), since t0.
+    const answered = (path) => {
+      const r = window.__bench.requests.find((q) => q.start >= t0 && q.end && new URL(q.url, location.href).pathname.endsWith(path));
+      return r ? r.end - t0 : NaN;
+    };
     return new Promise((resolve) => {
       const tick = () => {
         for (const [name, test] of Object.entries(seen)) {
@@ -277,10 +282,6 @@ async function signIn(browser: Browser, url: string): Promise<SignedIn> {
           pending.add(name);
           setTimeout(() => { at[name] = performance.now() - t0; pending.delete(name); }, 0);
         }
-        const answered = (path) => {
-          const r = window.__bench.requests.find((q) => q.start >= t0 && q.end && new URL(q.url, location.href).pathname.endsWith(path));
-          return r ? r.end - t0 : NaN;
-        };
         const done = () => resolve({ card: at.card ?? NaN, chart: at.chart ?? NaN, token: answered('/api/v5/login'), current: answered('/api/v5/monitor_current') });
         if (!pending.size && at.card && (at.chart || !document.querySelector('[data-test=monitor-charts]'))) return done();
         if (performance.now() - t0 > 5000) return done();
@@ -317,11 +318,11 @@ export async function signInRows(browser: Browser, baseUrl: string, runs: number
   // Where each page's time goes, by the medians of its runs: the broker checking the password
   // (the same for both), the first screen's first answer after the token, and drawing the card
   // after that answer.
-  const stages = (page: SignedIn[]) => {
+  const stages = (signIns: SignedIn[]) => {
     const parts = [
-      median(page.map((r) => r.token)),
-      median(page.map((r) => r.current - r.token)),
-      median(page.map((r) => r.card - r.current)),
+      median(signIns.map((r) => r.token)),
+      median(signIns.map((r) => r.current - r.token)),
+      median(signIns.map((r) => r.card - r.current)),
     ];
     return parts.every(Number.isFinite) ? parts.map(ms).join(' + ') : 'not measured: an answer was not seen';
   };
