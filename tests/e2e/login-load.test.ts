@@ -1,8 +1,9 @@
 // What the login page loads: only the files index.html names (the boot script, its entry and the
 // modules it preloads; its stylesheet is inside index.html), then, once its form waits, the
-// logged-in shell and the overview's chunk without applying or asking anything (both rendered
-// once out of sight and removed in the same task, to run their code before sign-in); the shell's
-// stylesheet applies with sign-in, after the login page's, and leaves the login page as it was. The login form index.html carries shows before any module loads, in the stored
+// logged-in shell, its stylesheet and the overview's chunk without asking the broker anything;
+// the shell's stylesheet applies after the login page's and leaves the login page as it was, and
+// the shell and the overview are rendered once out of sight under it and removed in the same task,
+// to run their code and lay them out before sign-in. The login form index.html carries shows before any module loads, in the stored
 // language and theme, and hands what was typed to the console's own form. After Sign in, the
 // overview's first frame has its figures, and its first chart needs no idle time and comes in the
 // frame that shows the charts; the modules sign-in leads to are compiled as they load.
@@ -33,6 +34,8 @@ const file = (url: string) => new URL(url).pathname.split('/').pop()!;
 const stylesheets = (page: Page) =>
   page.$$eval('head style#login-styles, head link[rel=stylesheet]', (sheets) =>
     sheets.map((s) => (s.tagName === 'STYLE' ? 'login' : (s as HTMLLinkElement).href.split('/').pop()!.replace(/-[A-Z0-9]{8}\./, '-*.'))));
+/** Page code: whether the shell's stylesheet has loaded and applies (its link alone may still be loading). */
+const SHELL_STYLES_APPLIED = `[...document.styleSheets].some((sheet) => /\\/shell-[^/]*\\.css$/.test(sheet.href || ''))`;
 /**
  * What the shown login page looks like, the console's or the one drawn into index.html: boxes,
  * texts and the computed styles that Pico and the console set. Page code as a string: the
@@ -61,7 +64,7 @@ test('every file index.html names is under static/, which is all EMQX serves of 
   assert.equal(named.filter((url) => !url.startsWith('./static/')), []);
 });
 
-test('the login page loads what index.html names; the shell and the overview come once its form waits, unapplied, rehearsed out of sight and asking nothing', async () => {
+test('the login page loads what index.html names; the shell and the overview come once its form waits, its stylesheet applied without changing the page, rehearsed out of sight under it and asking nothing', async () => {
   const html = (await request(sim.baseUrl, 'GET', '/')).text;
   const named = new Set([...html.matchAll(/<(?:link rel="modulepreload"|script type="module"|script) (?:href|src)="\.\/([^"]+)"/g)].map((m) => m[1].split('/').pop()!));
   assert.ok(/<style id="login-styles">[^<]*\.login-card/.test(html), 'the login page’s rules travel inside index.html');
@@ -73,15 +76,33 @@ test('the login page loads what index.html names; the shell and the overview com
   await w.page.addInitScript(`new MutationObserver((_, o) => {
     if (document.querySelector('[data-test=login-form]')) { o.disconnect(); window.__formAt = performance.now(); }
   }).observe(document, { childList: true, subtree: true });`);
-  // The shell and the overview rehearsed out of sight (Shell.tsx rehearse): added, then gone.
+  // The shell and the overview rehearsed out of sight (Shell.tsx rehearse): added, then gone; and
+  // whether the shell's stylesheet applied by then.
   await w.page.addInitScript(`new MutationObserver((records) => {
-    for (const r of records) for (const n of r.addedNodes) if (n.querySelector?.('[data-test=layout] [data-test=overview-page]')) window.__rehearsed = true;
+    for (const r of records) for (const n of r.addedNodes) if (n.querySelector?.('[data-test=layout] [data-test=overview-page]')) {
+      window.__rehearsed = true;
+      window.__rehearsedStyled = ${SHELL_STYLES_APPLIED};
+    }
   }).observe(document, { childList: true, subtree: true });`);
   const api: string[] = [];
   w.page.on('request', (r) => { if (new URL(r.url()).pathname.startsWith('/api/')) api.push(r.url()); });
+  // The shell's stylesheet held until the login page's look is taken without it.
+  let releaseStyles = () => {};
+  const stylesHeld = new Promise<void>((resolve) => { releaseStyles = resolve; });
+  await w.page.route(/\/static\/shell-[^/]*\.css$/, async (route) => {
+    await stylesHeld;
+    await route.continue();
+  });
   await w.page.goto(sim.baseUrl + '/');
   await w.page.waitForSelector('[data-test=login-form] input[type=password]', { state: 'visible' });
+  // Taken twice: the first takes the focus away, and the empty username then says it is required.
+  await loginLook(w.page);
+  const unstyled = await loginLook(w.page);
+  assert.is(await w.page.evaluate(SHELL_STYLES_APPLIED), false, 'held, so not applied yet');
+  releaseStyles();
+  await waitUntil(w.page, SHELL_STYLES_APPLIED);
   await w.page.waitForLoadState('networkidle');
+  await waitUntil(w.page, 'window.__rehearsed === true');
   const loads = await w.page.evaluate(`performance.getEntriesByType('resource')
     .filter((e) => /\\.(js|css)$/.test(new URL(e.name).pathname))
     .map((e) => ({ file: new URL(e.name).pathname.split('/').pop(), before: e.startTime < window.__formAt }))`) as { file: string; before: boolean }[];
@@ -92,9 +113,11 @@ test('the login page loads what index.html names; the shell and the overview com
   assert.equal(before.filter((f) => /^(Shell|shell|screens)/.test(f)), []);
   // Then, at idle, the shell, its stylesheet and the overview's chunk (where sign-in leads).
   for (const part of [/^Shell-/, /^shell-.*\.css$/, /^screens-/]) assert.ok(after.some((f) => part.test(f)), `${part} in ${after.join(' ')}`);
-  assert.equal(await stylesheets(w.page), ['login'], 'fetched, not applied');
+  assert.equal(await stylesheets(w.page), ['login', 'shell-*.css'], 'applied after the login page’s');
+  assert.equal(await loginLook(w.page), unstyled, 'the login page looks as it did without it');
   assert.equal(api, [], 'no request to the broker before sign-in');
   assert.is(await w.page.evaluate('window.__rehearsed === true'), true, 'the shell and the overview were rendered once out of sight');
+  assert.is(await w.page.evaluate('window.__rehearsedStyled === true'), true, 'under the shell’s stylesheet');
   assert.is(await w.page.$$eval('[data-test=layout], [data-test=overview-page]', (found) => found.length), 0, 'and removed');
   assert.is(await w.page.isVisible('[data-test=login-form] input[name=username]'), true);
   assert.equal(w.violations, []);

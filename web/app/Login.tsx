@@ -149,9 +149,9 @@ export function Login() {
         : import('./Shell.tsx').then((shell) => shell.primeScreen(target()), () => ({ to: target() }));
     };
     const checking = login(name, secret, code, onToken);
-    // The shell's stylesheet applies while the broker checks the password (once the request has
-    // left): it leaves the login page as it looks (tests/e2e/login-load.test.ts), and the shell
-    // need not wait for it after.
+    // The shell's stylesheet applies while the form waits (Shell.tsx warm); signed in before
+    // that, it applies while the broker checks the password (once the request has left), so the
+    // shell need not wait for it after. It leaves the login page as it looks.
     void loadShellStyles().catch(() => undefined);
     try {
       const { promptPassword, expiresIn: left } = await checking;

@@ -8,17 +8,7 @@ let loading: Promise<void> | undefined;
 
 const shellLinks = () => [...((document.getElementById('shell-styles') as HTMLTemplateElement | null)?.content.querySelectorAll('link') ?? [])];
 
-/** Fetches the shell's stylesheets into the cache without applying them (the login page waits). */
-export function preloadShellStyles(): void {
-  for (const link of shellLinks()) {
-    const preload = document.createElement('link');
-    preload.rel = 'preload';
-    preload.as = 'style';
-    preload.href = link.getAttribute('href')!;
-    document.head.append(preload);
-  }
-}
-
+/** Adds the shell's stylesheets after the login page's, once; settles when they apply. */
 export function loadShellStyles(): Promise<void> {
   if (loading) return loading;
   const links = shellLinks().map((link) => document.importNode(link, true));
