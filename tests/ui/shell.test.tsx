@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { breadcrumbs, isSubGroup, menu } from '../../web/app/routes.ts';
-import { pendingCount } from '../../web/lib/api.ts';
+import { api as client, pendingCount } from '../../web/lib/api.ts';
+import { primeScreen } from '../../web/app/Shell.tsx';
 import { setLocale } from '../../web/lib/i18n.ts';
 import { session } from '../../web/lib/session.ts';
 import { readSettings, saveUser, writeSettings } from '../../web/lib/storage.ts';
@@ -430,6 +431,43 @@ test('a query before the hash moves into the hash route at start, and navigation
   await waitFor(() => location.hash === '#/clients?like_clientid=abc');
   assert.is(location.search, '');
   api.restore();
+});
+
+test('after sign-in the first screen\'s answers reach it one frame apart, in the order it declares them, the first before any frame', async () => {
+  Object.assign(session, { token: 'tok-9', edition: 'ee', version: '5.8.9' });
+  const fake = fakeApi({ ...cluster, 'GET /monitor': { body: [] }, 'GET /license': { body: { customer: 'x' } } });
+  // Frames by hand: each `frame()` runs the callbacks asked for so far, then the tasks after them.
+  const original = globalThis.requestAnimationFrame;
+  let callbacks: FrameRequestCallback[] = [];
+  globalThis.requestAnimationFrame = (callback) => callbacks.push(callback);
+  const frame = async () => {
+    const due = callbacks;
+    callbacks = [];
+    for (const callback of due) callback(performance.now());
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  };
+  try {
+    const { ready } = primeScreen('/');
+    assert.equal(fake.calls.map((c) => c.path), ['/monitor_current', '/monitor', '/nodes', '/license'], 'all four leave at once');
+    const seen: string[] = [];
+    for (const [path, params] of [['/monitor_current'], ['/monitor', { latest: 3600 }], ['/nodes'], ['/license']] as const) {
+      void client.get(path, { params }).then(() => seen.push(path));
+    }
+    await ready;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(seen, ['/monitor_current']);
+    await frame();
+    assert.equal(seen, ['/monitor_current', '/monitor'], 'the charts in the task after the frame that drew the cards');
+    await frame();
+    assert.equal(seen, ['/monitor_current', '/monitor', '/nodes'], 'the node list after the frame that drew the charts');
+    await frame();
+    assert.equal(seen, ['/monitor_current', '/monitor', '/nodes', '/license']);
+    assert.equal(fake.calls.length, 4, 'the screen took the primed answers');
+  } finally {
+    globalThis.requestAnimationFrame = original;
+    fake.restore();
+    Object.assign(session, { token: '', edition: '', version: '' });
+  }
 });
 
 test.after(cleanup);
