@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { App } from '../../web/app/App.tsx';
 import { breadcrumbs, isSubGroup, menu } from '../../web/app/routes.ts';
-import { api as client, pendingCount } from '../../web/lib/api.ts';
+import { api as client, pendingCount, prime } from '../../web/lib/api.ts';
+import { useRemote, type Remote } from '../../web/lib/resources.ts';
 import { primeScreen } from '../../web/app/Shell.tsx';
 import { setLocale } from '../../web/lib/i18n.ts';
 import { session } from '../../web/lib/session.ts';
@@ -467,6 +468,32 @@ test('after sign-in the first screen\'s answers reach it one frame apart, in the
     globalThis.requestAnimationFrame = original;
     fake.restore();
     Object.assign(session, { token: '', edition: '', version: '' });
+  }
+});
+
+test('a screen drawn after its primed answer came shows it in its first render; a reload asks again', async () => {
+  Object.assign(session, { token: 'tok-9' });
+  const fake = fakeApi({ 'GET /nodes': { body: [{ node: 'emqx@node1' }] } });
+  try {
+    void prime('/nodes');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const renders: unknown[] = [];
+    let nodes!: Remote<unknown>;
+    function Probe() {
+      nodes = useRemote('nodes', (signal) => client.get('/nodes', { signal }));
+      renders.push(nodes.loading ? 'loading' : nodes.data);
+      return null;
+    }
+    await mount(<Probe />);
+    assert.equal(renders, [[{ node: 'emqx@node1' }]], 'one render, with the answer');
+    assert.is(fake.calls.length, 1, 'the primed answer, not a second request');
+    await act(async () => nodes.reload());
+    await waitFor(() => fake.calls.length === 2 && !nodes.loading);
+    assert.equal(nodes.data, [{ node: 'emqx@node1' }]);
+    assert.is(fake.calls.length, 2);
+  } finally {
+    fake.restore();
+    session.token = '';
   }
 });
 

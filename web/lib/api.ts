@@ -112,7 +112,20 @@ export function prime(path: string, params?: Params, after?: Promise<unknown>): 
   // A failure nobody takes is no unhandled rejection; the one that takes it hears it.
   if (handed !== answer) handed.catch(() => undefined);
   primed.set(primeKey(path, params), { at: Date.now(), answer: handed });
+  // Once handed, what it resolved with can be read at once (`settledValue`).
+  handed.then((data) => void ((handed as Settled<unknown>)[SETTLED] = { value: data }), () => undefined);
   return answer.catch(() => undefined);
+}
+
+const SETTLED = Symbol('settled');
+type Settled<T> = Promise<T> & { [SETTLED]?: { value: T } };
+
+/**
+ * What a primed answer `api.get` gave resolved with, if it has already (else undefined): a screen
+ * drawn after it came can show it in its first render, not in a render after.
+ */
+export function settledValue<T>(answer: Promise<T>): { value: T } | undefined {
+  return (answer as Settled<T>)[SETTLED];
 }
 
 /** The primed answer for a plain GET of `path` with these params, taken once. */

@@ -2,9 +2,9 @@
  * Loading data for screens: `useRemote` runs a loader with an AbortSignal, re-runs it when its
  * key changes or when `touch(resource)` announces a write, and reports loading and error states.
  */
-import { useEffect, useLayoutEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { proxy, useSnapshot } from 'valtio';
-import { ApiError, isSessionExpired } from './api.ts';
+import { ApiError, isSessionExpired, settledValue } from './api.ts';
 import { confirm } from './confirm.ts';
 import { handleError } from './errors.ts';
 import { t } from './i18n.ts';
@@ -46,13 +46,24 @@ export function useRemote<T>(resource: string, loader: (signal: AbortSignal) => 
   const snap = useSnapshot(versions);
   const version = (snap[resource] ?? 0) + (snap[EVERYTHING] ?? 0);
   const [tick, setTick] = useState(0);
-  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean; at?: number }>({ loading: true });
-  // Asked for as soon as the screen is in the DOM, not after its first paint (a layout effect):
-  // the answer arrives a frame earlier.
-  useLayoutEffect(() => {
+  // The first load starts with the first render: an answer already in (one primed at sign-in,
+  // api.ts `prime`) is drawn by that render, not by a second render of the whole screen.
+  const first = useRef<{ controller: AbortController; answer: Promise<T> } | null>(null);
+  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean; at?: number }>(() => {
     const controller = new AbortController();
+    first.current = { controller, answer: loader(controller.signal) };
+    const settled = settledValue(first.current.answer);
+    return settled ? { data: settled.value, loading: false, at: Date.now() } : { loading: true };
+  });
+  // Later loads are asked for as soon as the screen is in the DOM, not after its first paint (a
+  // layout effect): the answer arrives a frame earlier.
+  useLayoutEffect(() => {
+    const adopted = first.current;
+    first.current = null;
+    const controller = adopted?.controller ?? new AbortController();
+    if (adopted && settledValue(adopted.answer)) return () => controller.abort();
     setState((prev) => (prev.loading && !prev.error ? prev : { data: prev.data, at: prev.at, loading: true }));
-    loader(controller.signal).then(
+    (adopted?.answer ?? loader(controller.signal)).then(
       (data) => !controller.signal.aborted && setState({ data, loading: false, at: Date.now() }),
       (error) => {
         if (controller.signal.aborted) return;
