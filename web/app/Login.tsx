@@ -97,7 +97,8 @@ export async function refusal(error: unknown, before: MfaPrompt | null): Promise
 }
 
 export function Login() {
-  const { token, username } = useSnapshot(session);
+  // The session is read, not watched: the token that sign-in stores would render the page again
+  // just as the first screen's answers are awaited, for nothing it shows.
   const { lang } = useSnapshot(settings);
   const [phase, setPhase] = useState<'login' | 'mfa' | 'change'>('login');
   const [problem, setProblem] = useState('');
@@ -122,7 +123,7 @@ export function Login() {
   }, []);
 
   useEffect(() => {
-    if (token && phase === 'login') void navigate(target(), { replace: true });
+    if (session.token && phase === 'login') void navigate(target(), { replace: true });
     // Once the form is painted and the page idle, the shell and the screen sign-in leads to are
     // fetched and evaluated while the operator types.
     const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 1));
@@ -191,6 +192,7 @@ export function Login() {
   const onCode = (code: string) => signIn(entered.username, entered.password, code);
 
   const onChange = async (values: Record<string, unknown>) => {
+    const { username } = session;
     await changePassword(username, entered.password, String(values.new_pwd));
     // The broker ends every login of a user whose password changes (emqx_dashboard_admin.erl
     // change_password_hash/2): sign in again (a user with MFA with a code too), with the sentence
